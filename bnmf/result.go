@@ -1,0 +1,47 @@
+package bnmf
+
+import "gonum.org/v1/gonum/mat"
+
+// Result is what Run returns for one chain.
+type Result struct {
+	// Model is the name of the model that ran.
+	Model string
+	// Settings are the settings the run used, defaults filled in.
+	Settings Settings
+
+	// Trace holds the statistics of every sweep, in order.
+	Trace []SweepStats
+	// Kept is the number of sweeps that entered the posterior summaries.
+	Kept int
+
+	// TrainMSE is the training MSE of the final sample.
+	TrainMSE float64
+	// Sigma2Mean is the posterior mean of sigma^2 over the kept sweeps (0 for
+	// NMF).
+	Sigma2Mean float64
+
+	// PredictiveMean is, for each test entry in the order of
+	// Settings.Test, the posterior predictive mean: the average of
+	// w_m . z_n over the kept sweeps.
+	PredictiveMean []float64
+	// PredictiveVariance is, for each test entry, the variance of
+	// w_m . z_n over the kept sweeps (the spread of the predicted mean, not
+	// including the noise variance sigma^2).
+	PredictiveVariance []float64
+	// PosteriorMeanProduct is, for each test entry, the prediction of the
+	// product of the posterior means E[W] E[Z]: the estimator of the
+	// published reference code.
+	PosteriorMeanProduct []float64
+
+	// TestMSE is the MSE of PredictiveMean on the test entries, and
+	// TestMSEOfMeans that of PosteriorMeanProduct; both are 0 without
+	// test entries.
+	TestMSE, TestMSEOfMeans float64
+
+	// MeanW (M x K) and MeanZ (K x N) are the posterior means of W and Z over
+	// the kept sweeps. For NMF they are the final iterate.
+	MeanW, MeanZ *mat.Dense
+
+	// Warnings lists statistical caveats that travel with the numbers.
+	Warnings []string
+}

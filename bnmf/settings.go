@@ -1,0 +1,109 @@
+package bnmf
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// Settings configures Run. Zero values mean the documented defaults.
+type Settings struct {
+	// Rank is the latent dimension K. It must be positive.
+	Rank int
+
+	// Sweeps is the number of Gibbs sweeps (or multiplicative-update
+	// iterations for NMF). Zero means 500, the paper's choice.
+	Sweeps int
+
+	// BurnIn is the number of initial sweeps discarded before posterior
+	// summaries are accumulated. Zero means four fifths of Sweeps (400 of
+	// 500, the paper's choice); a negative value means no burn-in. It must be
+	// less than Sweeps.
+	BurnIn int
+
+	// Thin keeps every Thin-th sweep after burn-in for the posterior
+	// summaries. Zero means 1 (keep every sweep).
+	Thin int
+
+	// Workers is the number of goroutines that update rows of W and columns
+	// of Z in parallel. Zero means runtime.GOMAXPROCS(0). Results do not
+	// depend on it.
+	Workers int
+
+	// Seed determines every random draw of the run.
+	Seed uint64
+
+	// Test holds held-out entries whose values are predicted after every
+	// sweep; they never enter the likelihood. It may be empty.
+	Test []Entry
+
+	// Recorder, if not nil, receives the statistics of every sweep as it
+	// finishes.
+	Recorder Recorder
+}
+
+// Recorder receives per-sweep statistics during a run, as gonum's
+// optimize.Recorder does for optimisation. Returning an error stops the run
+// with that error.
+type Recorder interface {
+	Record(SweepStats) error
+}
+
+// SweepStats describes the state of a chain after one sweep.
+type SweepStats struct {
+	// Sweep counts sweeps from 1.
+	Sweep int
+	// TrainMSE is the mean squared error of the current sample W Z on the
+	// observed training entries (the paper's Eq. 2 divided by |Omega|).
+	TrainMSE float64
+	// TestMSE is the mean squared error of the current sample on the test
+	// entries, or 0 when there are none.
+	TestMSE float64
+	// Sigma2 is the current sample of the noise variance sigma^2 (0 for
+	// NMF, which has none).
+	Sigma2 float64
+	// Elapsed is the wall time since the start of the run, initialisation
+	// included.
+	Elapsed time.Duration
+}
+
+// resolved returns the settings with defaults filled in, or an error that
+// names the offending field.
+func (s Settings) resolved() (Settings, error) {
+	if s.Rank <= 0 {
+		return s, fmt.Errorf("bnmf: Settings.Rank is %d; it must be positive", s.Rank)
+	}
+	if s.Sweeps < 0 {
+		return s, fmt.Errorf("bnmf: Settings.Sweeps is %d; it must not be negative", s.Sweeps)
+	}
+	if s.Sweeps == 0 {
+		s.Sweeps = 500
+	}
+	switch {
+	case s.BurnIn == 0:
+		s.BurnIn = s.Sweeps * 4 / 5
+	case s.BurnIn < 0:
+		s.BurnIn = 0
+	}
+	if s.BurnIn >= s.Sweeps {
+		return s, fmt.Errorf("bnmf: Settings.BurnIn %d must be less than Sweeps %d", s.BurnIn, s.Sweeps)
+	}
+	if s.Thin < 0 {
+		return s, fmt.Errorf("bnmf: Settings.Thin is %d; it must not be negative", s.Thin)
+	}
+	if s.Thin == 0 {
+		s.Thin = 1
+	}
+	if s.Workers < 0 {
+		return s, fmt.Errorf("bnmf: Settings.Workers is %d; it must not be negative", s.Workers)
+	}
+	if s.Workers == 0 {
+		s.Workers = runtime.GOMAXPROCS(0)
+	}
+	return s, nil
+}
+
+// ErrNonFinite is wrapped by the error Run returns when a non-finite value
+// would enter the state of a chain.
+var ErrNonFinite = errors.New("non-finite value")

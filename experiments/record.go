@@ -1,0 +1,87 @@
+package experiments
+
+// RecordVersion is the schema version written into every Record. Readers
+// refuse records with a newer version.
+const RecordVersion = 1
+
+// Study kinds, mirroring the paper's Section 5.
+const (
+	KindConvergence = "convergence" // train on all observed entries; Fig. 2
+	KindSparsity    = "sparsity"    // held-out MSE against fraction unobserved; Fig. 5, Table 2
+	KindNoise       = "noise"       // held-out MSE against noise-to-signal ratio; Fig. 4
+)
+
+// Cell identifies one chain of a study: a model at a rank, a fraction
+// unobserved or a noise ratio, and a repeat. Fields that a study kind does
+// not vary are zero.
+type Cell struct {
+	Model      string  `json:"model"`
+	Rank       int     `json:"rank"`
+	Fraction   float64 `json:"fraction,omitempty"`    // fraction unobserved (sparsity)
+	NoiseRatio float64 `json:"noise_ratio,omitempty"` // noise-to-signal variance ratio (noise)
+	Repeat     int     `json:"repeat"`                // 0-based
+}
+
+// Record is what the result store keeps for one finished (or failed) cell.
+// It is written as one JSON object per line.
+type Record struct {
+	Version    int    `json:"version"`
+	Study      string `json:"study"`       // the config's name
+	Kind       string `json:"kind"`        // KindConvergence, KindSparsity or KindNoise
+	ConfigHash string `json:"config_hash"` // hash of the canonical config
+	Cell       Cell   `json:"cell"`
+	Seed       uint64 `json:"seed"` // the cell's derived seed
+
+	Dataset      string `json:"dataset"`
+	Rows         int    `json:"rows"`
+	Cols         int    `json:"cols"`
+	TrainEntries int    `json:"train_entries"`
+	TestEntries  int    `json:"test_entries"`
+
+	Sweeps int `json:"sweeps"`
+	BurnIn int `json:"burn_in"`
+	Thin   int `json:"thin"`
+
+	Metrics Metrics `json:"metrics"`
+	Trace   Trace   `json:"trace"`
+
+	WallSeconds float64  `json:"wall_seconds"`
+	Versions    Versions `json:"versions"`
+
+	// Error is set when the cell failed; the metrics are then meaningless.
+	Error    string   `json:"error,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Metrics are a cell's final numbers. Test metrics are zero for
+// convergence studies, which have no test set.
+type Metrics struct {
+	TrainMSE       float64 `json:"train_mse"`         // final sample
+	TestMSE        float64 `json:"test_mse"`          // posterior predictive mean
+	TestMSEOfMeans float64 `json:"test_mse_of_means"` // E[W]E[Z], the reference code's estimator
+	Sigma2Mean     float64 `json:"sigma2_mean"`
+
+	// Noise studies: MSE against the clean (noise-free) test values, the
+	// variance of the observed (noisy) training data, and the paper's
+	// Fig. 4 measure var(data)/MSE against the noisy and clean test values.
+	TestMSEClean    float64 `json:"test_mse_clean,omitempty"`
+	DataVariance    float64 `json:"data_variance,omitempty"`
+	VarOverMSE      float64 `json:"var_over_mse,omitempty"`
+	VarOverMSEClean float64 `json:"var_over_mse_clean,omitempty"`
+	SecondsPerSweep float64 `json:"seconds_per_sweep"`
+}
+
+// Trace holds per-sweep statistics as parallel columns, one value per
+// sweep.
+type Trace struct {
+	TrainMSE []float64 `json:"train_mse"`
+	TestMSE  []float64 `json:"test_mse,omitempty"`
+	Sigma2   []float64 `json:"sigma2"`
+	Seconds  []float64 `json:"seconds"` // elapsed since the start of the chain
+}
+
+// Versions records what produced a record.
+type Versions struct {
+	Go     string `json:"go"`
+	Module string `json:"module"` // module version or VCS revision
+}
