@@ -85,3 +85,46 @@ type Versions struct {
 	Go     string `json:"go"`
 	Module string `json:"module"` // module version or VCS revision
 }
+
+// Manifest describes a study as it was configured: every cell it expects,
+// so that a report can say which are missing. The runner writes it as
+// manifest.json in the study's output directory before any cell runs.
+type Manifest struct {
+	Version    int    `json:"version"`
+	Study      string `json:"study"`
+	Kind       string `json:"kind"`
+	ConfigHash string `json:"config_hash"`
+	Dataset    string `json:"dataset"`
+
+	// Rows, Cols and Observed describe the dataset after cleaning.
+	Rows     int `json:"rows"`
+	Cols     int `json:"cols"`
+	Observed int `json:"observed"`
+
+	BaseSeed    uint64    `json:"base_seed"`
+	Sweeps      int       `json:"sweeps"`
+	BurnIn      int       `json:"burn_in"`
+	Thin        int       `json:"thin"`
+	Models      []string  `json:"models"`
+	Ranks       []int     `json:"ranks"`
+	Fractions   []float64 `json:"fractions,omitempty"`
+	NoiseRatios []float64 `json:"noise_ratios,omitempty"`
+	Repeats     int       `json:"repeats"`
+	Coverage    string    `json:"coverage,omitempty"`
+
+	// Cells lists every cell of the study in canonical order.
+	Cells []Cell `json:"cells"`
+}
+
+// Study is a study's manifest together with the records found for it.
+type Study struct {
+	// Dir is the study's output directory.
+	Dir      string
+	Manifest Manifest
+	// Records holds one record per finished or failed cell, in the order
+	// of Manifest.Cells.
+	Records []Record
+	// Problems lists what was found but not used, such as records whose
+	// config hash differs from the manifest's, or unreadable files.
+	Problems []string
+}
