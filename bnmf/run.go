@@ -3,35 +3,261 @@ package bnmf
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // chain is the internal state of one model's sampler.
-type chain interface{}
-
-// Name returns "GEE".
-func (GEE) Name() string { return "GEE" }
-
-// Name returns "GTT".
-func (GTT) Name() string { return "GTT" }
-
-// Name returns "GTTN".
-func (GTTN) Name() string { return "GTTN" }
-
-// Name returns "GRRN".
-func (GRRN) Name() string { return "GRRN" }
-
-// Name returns "NMF".
-func (NMF) Name() string { return "NMF" }
-
-func (GEE) newChain(*Matrix, int) (chain, error)  { return nil, errors.New("todo") }
-func (GTT) newChain(*Matrix, int) (chain, error)  { return nil, errors.New("todo") }
-func (GTTN) newChain(*Matrix, int) (chain, error) { return nil, errors.New("todo") }
-func (GRRN) newChain(*Matrix, int) (chain, error) { return nil, errors.New("todo") }
-func (NMF) newChain(*Matrix, int) (chain, error)  { return nil, errors.New("todo") }
+type chain interface {
+	// scratchSize is the number of scratch floats one worker needs.
+	scratchSize() int
+	// init draws the initial state (sweep 0).
+	init(p *pool) error
+	// sweep performs sweep s, counted from 1.
+	sweep(p *pool, s int) error
+	// trainSS is the sum of squared residuals of the current state.
+	trainSS() float64
+	// factors returns W (M x K) and Z transposed (N x K), row-major. The
+	// slices alias the state.
+	factors() (w, zt []float64)
+	// noiseVariance is the current sigma^2 (0 for NMF).
+	noiseVariance() float64
+	// pointEstimate reports whether the chain is an optimiser whose final
+	// iterate is its estimate, rather than a sampler.
+	pointEstimate() bool
+}
 
 // Run fits model to the observed entries of train for s.Sweeps sweeps and
-// returns the trace and posterior summaries. A cancelled ctx stops the run
-// within one sweep and returns ctx.Err().
+// returns the trace and posterior summaries. Invalid settings, invalid
+// hyperparameters and invalid test entries are errors. If a non-finite
+// value would enter the chain's state, Run stops with an error that wraps
+// ErrNonFinite and says where it happened. A cancelled ctx stops the run
+// within one sweep and returns an error wrapping ctx.Err().
 func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, error) {
-	return nil, errors.New("bnmf: Run is being written")
+	if model == nil || train == nil {
+		return nil, errors.New("bnmf: Run needs a model and training data")
+	}
+	s, err := s.resolved()
+	if err != nil {
+		return nil, err
+	}
+	m, n := train.Dims()
+	for i, e := range s.Test {
+		if e.Row < 0 || e.Row >= m || e.Col < 0 || e.Col >= n || !isFinite(e.Value) {
+			return nil, fmt.Errorf("bnmf: test entry %d (%d, %d, %v) is outside the %d x %d matrix or not finite", i, e.Row, e.Col, e.Value, m, n)
+		}
+	}
+	if train.Len() == 0 {
+		return nil, errors.New("bnmf: the training matrix has no observed entries")
+	}
+	ch, err := model.newChain(train, s.Rank)
+	if err != nil {
+		return nil, err
+	}
+	p := newPool(s.Workers, s.Seed, max(ch.scratchSize(), 1))
+	defer p.close()
+
+	start := time.Now()
+	if err := ch.init(p); err != nil {
+		return nil, fmt.Errorf("%s initialisation: %w", model.Name(), err)
+	}
+	sum := newSummary(ch, s, p)
+	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps)}
+	for sweep := 1; sweep <= s.Sweeps; sweep++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bnmf: %s stopped before sweep %d: %w", model.Name(), sweep, err)
+		}
+		if err := ch.sweep(p, sweep); err != nil {
+			return nil, fmt.Errorf("%s: %w", model.Name(), err)
+		}
+		keep := sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0
+		if ch.pointEstimate() {
+			keep = sweep == s.Sweeps
+		}
+		testMSE := sum.observe(keep)
+		st := SweepStats{
+			Sweep:    sweep,
+			TrainMSE: ch.trainSS() / float64(train.Len()),
+			TestMSE:  testMSE,
+			Sigma2:   ch.noiseVariance(),
+			Elapsed:  time.Since(start),
+		}
+		res.Trace = append(res.Trace, st)
+		if s.Recorder != nil {
+			if err := s.Recorder.Record(st); err != nil {
+				return nil, fmt.Errorf("bnmf: recorder at sweep %d: %w", sweep, err)
+			}
+		}
+	}
+	res.TrainMSE = res.Trace[len(res.Trace)-1].TrainMSE
+	sum.finish(res)
+	res.Warnings = emptyLineWarnings(train, ch.pointEstimate())
+	return res, nil
+}
+
+// emptyLineWarnings says how many rows and columns of the training matrix
+// have no observed entries: their factors are learned from the prior alone.
+func emptyLineWarnings(train *Matrix, point bool) []string {
+	m, n := train.Dims()
+	var rows, cols int
+	for i := range m {
+		if train.rowStart[i+1] == train.rowStart[i] {
+			rows++
+		}
+	}
+	for j := range n {
+		if train.colStart[j+1] == train.colStart[j] {
+			cols++
+		}
+	}
+	if rows == 0 && cols == 0 {
+		return nil
+	}
+	what := "their factors are sampled from the prior"
+	if point {
+		what = "their factors keep their initial values"
+	}
+	return []string{fmt.Sprintf("%d of %d rows and %d of %d columns have no training entries; %s", rows, m, cols, n, what)}
+}
+
+// testChunk is the number of test entries one pool line predicts.
+const testChunk = 4096
+
+// summary accumulates the posterior summaries of a run: the running mean
+// and variance (Welford 1962) of each test prediction and the sums of W
+// and Z over the kept sweeps.
+type summary struct {
+	ch      chain
+	test    []Entry
+	k       int
+	pool    *pool
+	pred    []float64 // current predictions
+	mean    []float64 // running mean of kept predictions
+	m2      []float64 // running sum of squared deviations
+	chunkSS []float64
+	sumW    []float64
+	sumZt   []float64
+	sigma2  float64
+	kept    int
+	keep    bool
+	line    lineFunc
+}
+
+func newSummary(ch chain, s Settings, p *pool) *summary {
+	w, zt := ch.factors()
+	nt := len(s.Test)
+	sm := &summary{
+		ch:      ch,
+		test:    s.Test,
+		k:       s.Rank,
+		pool:    p,
+		pred:    make([]float64, nt),
+		mean:    make([]float64, nt),
+		m2:      make([]float64, nt),
+		chunkSS: make([]float64, (nt+testChunk-1)/testChunk),
+		sumW:    make([]float64, len(w)),
+		sumZt:   make([]float64, len(zt)),
+	}
+	sm.line = sm.predictChunk
+	return sm
+}
+
+// predictChunk predicts test entries [c*testChunk, (c+1)*testChunk) from
+// the current factors and, on a kept sweep, folds them into the running
+// moments.
+func (sm *summary) predictChunk(_ *worker, c int) error {
+	w, zt := sm.ch.factors()
+	k := sm.k
+	lo, hi := c*testChunk, min((c+1)*testChunk, len(sm.test))
+	n := float64(sm.kept + 1)
+	var ss float64
+	for t := lo; t < hi; t++ {
+		e := sm.test[t]
+		p := floats.Dot(w[e.Row*k:(e.Row+1)*k], zt[e.Col*k:(e.Col+1)*k])
+		sm.pred[t] = p
+		d := p - e.Value
+		ss += d * d
+		if sm.keep {
+			delta := p - sm.mean[t]
+			sm.mean[t] += delta / n
+			sm.m2[t] += delta * (p - sm.mean[t])
+		}
+	}
+	sm.chunkSS[c] = ss
+	return nil
+}
+
+// observe predicts the test entries from the current state, accumulates
+// the state when keep is set, and returns the current test MSE.
+func (sm *summary) observe(keep bool) float64 {
+	sm.keep = keep
+	var mse float64
+	if len(sm.test) > 0 {
+		// predictChunk never fails.
+		_ = sm.pool.run(sm.line, len(sm.chunkSS), 0, phaseOther)
+		for _, v := range sm.chunkSS {
+			mse += v
+		}
+		mse /= float64(len(sm.test))
+	}
+	if keep {
+		w, zt := sm.ch.factors()
+		floats.Add(sm.sumW, w)
+		floats.Add(sm.sumZt, zt)
+		sm.sigma2 += sm.ch.noiseVariance()
+		sm.kept++
+	}
+	return mse
+}
+
+// finish writes the posterior summaries into res.
+func (sm *summary) finish(res *Result) {
+	res.Kept = sm.kept
+	inv := 1 / float64(sm.kept)
+	res.Sigma2Mean = sm.sigma2 * inv
+	floats.Scale(inv, sm.sumW)
+	floats.Scale(inv, sm.sumZt)
+	k := sm.k
+	m, n := len(sm.sumW)/k, len(sm.sumZt)/k
+	res.MeanW = mat.NewDense(m, k, sm.sumW)
+	res.MeanZ = mat.DenseCopyOf(mat.NewDense(n, k, sm.sumZt).T())
+	nt := len(sm.test)
+	if nt == 0 {
+		return
+	}
+	res.PredictiveMean = sm.mean
+	res.PredictiveVariance = sm.m2
+	floats.Scale(inv, res.PredictiveVariance)
+	res.PosteriorMeanProduct = make([]float64, nt)
+	var ss, ssMeans float64
+	for t, e := range sm.test {
+		pm := floats.Dot(sm.sumW[e.Row*k:(e.Row+1)*k], sm.sumZt[e.Col*k:(e.Col+1)*k])
+		res.PosteriorMeanProduct[t] = pm
+		d := sm.mean[t] - e.Value
+		ss += d * d
+		d = pm - e.Value
+		ssMeans += d * d
+	}
+	res.TestMSE = ss / float64(nt)
+	res.TestMSEOfMeans = ssMeans / float64(nt)
+}
+
+// positive checks that a hyperparameter is positive and finite.
+func positive(model, field string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("bnmf: %s.%s is %v; it must be positive and finite", model, field, v)
+	}
+	return nil
+}
+
+// orDefault returns v, or def when v is zero.
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
 }

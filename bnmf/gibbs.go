@@ -1,0 +1,177 @@
+package bnmf
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// factorSide is one factor matrix seen from the data: W with the rows of
+// A, or Z (stored transposed, N x K) with the columns of A.
+type factorSide struct {
+	name  string    // "W" or "Z", for error messages
+	x     []float64 // lines x K, row-major
+	other []float64 // the other factor, also row-major with K columns
+	start []int     // line i's entries are [start[i], start[i+1])
+	index []int32   // for each entry, the line of the other factor
+	pos   []int32   // for each entry, its row-major position; nil for rows
+	prior prior
+	line  lineFunc // bound update of one line, set once
+}
+
+// gibbsChain is the state of a Gibbs sampler for GEE, GTT, GTTN or GRRN:
+// the factors, the priors' hyperparameters, sigma^2 and the residuals
+// a_mn - w_m . z_n of the observed entries in row-major order, which keep a
+// sweep at O(|Omega| K).
+type gibbsChain struct {
+	factorization
+	sides      [2]factorSide
+	sigma2     float64
+	alphaSigma float64
+	betaSigma  float64
+	invSigma2  float64
+	sweepNo    int
+}
+
+func newGibbsChain(data *Matrix, k int, lik Likelihood, pw, pz prior) *gibbsChain {
+	c := &gibbsChain{
+		factorization: newFactorization(data, k),
+		alphaSigma:    lik.AlphaSigma,
+		betaSigma:     lik.BetaSigma,
+	}
+	c.sides[0] = factorSide{name: "W", x: c.w, other: c.zt, start: data.rowStart, index: data.rowCol, prior: pw}
+	c.sides[1] = factorSide{name: "Z", x: c.zt, other: c.w, start: data.colStart, index: data.colRow, pos: data.colPos, prior: pz}
+	c.sides[0].line = func(wk *worker, i int) error { return c.updateLine(&c.sides[0], wk, i) }
+	c.sides[1].line = func(wk *worker, i int) error { return c.updateLine(&c.sides[1], wk, i) }
+	return c
+}
+
+// scratchSize is the scratch space one worker needs: the residuals of the
+// longest line and the other factor's values gathered for it.
+func (c *gibbsChain) scratchSize() int {
+	longest := 0
+	for _, s := range c.sides {
+		for i := 0; i+1 < len(s.start); i++ {
+			longest = max(longest, s.start[i+1]-s.start[i])
+		}
+	}
+	return longest * (c.k + 1)
+}
+
+// init draws the hyperparameters and factors from their priors, then
+// sigma^2 from its full conditional given them.
+func (c *gibbsChain) init(p *pool) error {
+	for s := range c.sides {
+		side := &c.sides[s]
+		fn := func(wk *worker, i int) error {
+			x := side.x[i*c.k : (i+1)*c.k]
+			side.prior.initLine(i, x, wk.rng)
+			for k, v := range x {
+				if !isFinite(v) {
+					return fmt.Errorf("bnmf: initial %s[%d][%d] is %v: %w", side.name, i, k, v, ErrNonFinite)
+				}
+			}
+			return nil
+		}
+		if err := p.run(fn, len(side.start)-1, 0, s); err != nil {
+			return err
+		}
+	}
+	return c.updateSigma2(p, 0)
+}
+
+// sweep updates every row of W, every column of Z (each with its
+// hyperparameters) and then sigma^2, as the paper's Algorithm 1 but with W
+// and Z updated block by block: rows of W are conditionally independent
+// given Z, and columns of Z given W.
+func (c *gibbsChain) sweep(p *pool, s int) error {
+	c.sweepNo = s
+	c.invSigma2 = 1 / c.sigma2
+	for i := range c.sides {
+		side := &c.sides[i]
+		if err := p.run(side.line, len(side.start)-1, s, i); err != nil {
+			return err
+		}
+	}
+	return c.updateSigma2(p, s)
+}
+
+// updateLine samples the K entries of line i of one factor in turn from
+// their truncated-normal full conditionals (the paper's Eq.
+// (posterior_grrn_wmk), with the inner sum over i != k of w_mi z_ij), then
+// the line's hyperparameters.
+func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
+	lo, hi := side.start[i], side.start[i+1]
+	n := hi - lo
+	k := c.k
+	x := side.x[i*k : (i+1)*k]
+	r := wk.scratch[:n]
+	g := wk.scratch[n : n+n*k] // g[kk*n+q] = other[index[lo+q]][kk]
+	for q := 0; q < n; q++ {
+		e := lo + q
+		if side.pos != nil {
+			e = int(side.pos[e])
+		}
+		r[q] = c.resid[e]
+		o := side.other[int(side.index[lo+q])*k:]
+		for kk := 0; kk < k; kk++ {
+			g[kk*n+q] = o[kk]
+		}
+	}
+	for kk := 0; kk < k; kk++ {
+		gk := g[kk*n : (kk+1)*n]
+		s2 := floats.Dot(gk, gk)
+		xk := x[kk]
+		lin := floats.Dot(gk, r) + xk*s2
+		prec0, lin0 := side.prior.natural(i, kk)
+		prec := s2*c.invSigma2 + prec0
+		l := lin*c.invSigma2 + lin0
+		v := truncNormalNat(wk.rng, l, prec)
+		if !isFinite(v) {
+			return fmt.Errorf("bnmf: sweep %d: %s[%d][%d]: full conditional with precision %g and linear term %g gave %v: %w",
+				c.sweepNo, side.name, i, kk, prec, l, v, ErrNonFinite)
+		}
+		if d := v - xk; d != 0 {
+			floats.AddScaled(r, -d, gk)
+		}
+		x[kk] = v
+	}
+	for q := 0; q < n; q++ {
+		e := lo + q
+		if side.pos != nil {
+			e = int(side.pos[e])
+		}
+		c.resid[e] = r[q]
+	}
+	if bad := side.prior.updateLine(i, x, wk.rng); bad >= 0 {
+		return fmt.Errorf("bnmf: sweep %d: hyperparameters of %s[%d][%d] left their support (x = %g): %w",
+			c.sweepNo, side.name, i, bad, x[bad], ErrNonFinite)
+	}
+	return nil
+}
+
+// updateSigma2 recomputes the residuals and samples sigma^2 from
+// InvGamma(alphaSigma + |Omega|/2, betaSigma + SS/2), the paper's Eq.
+// (posterior_grrn_sigma2) with the shape counting observed entries only.
+func (c *gibbsChain) updateSigma2(p *pool, s int) error {
+	if err := c.recomputeResiduals(p, s); err != nil {
+		return err
+	}
+	ss := c.trainSS()
+	wk := p.workers[0]
+	wk.pcg.Seed(streamSeed(p.seed, s, phaseSigma, 0))
+	shape := c.alphaSigma + float64(c.data.Len())/2
+	rate := c.betaSigma + ss/2
+	prec := gammaRand(wk.rng, shape, rate)
+	sigma2 := 1 / prec
+	if !(prec > 0) || math.IsInf(sigma2, 0) || math.IsNaN(sigma2) {
+		return fmt.Errorf("bnmf: sweep %d: sigma^2 from InvGamma(%g, %g) is %v (sum of squared residuals %g): %w",
+			s, shape, rate, sigma2, ss, ErrNonFinite)
+	}
+	c.sigma2 = sigma2
+	return nil
+}
+
+func (c *gibbsChain) noiseVariance() float64 { return c.sigma2 }
+func (c *gibbsChain) pointEstimate() bool        { return false }

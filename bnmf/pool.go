@@ -1,0 +1,141 @@
+package bnmf
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+)
+
+// Phases of a sweep; each keys its own random streams.
+const (
+	phaseW = iota
+	phaseZ
+	phaseSigma
+	phaseOther
+)
+
+// lineFunc processes line i (a row of W, a column of Z, a chunk of test
+// entries, ...) with the worker's random stream rng, already seeded for
+// (seed, sweep, phase, i), and its scratch space. It returns a non-nil error
+// to report a failure at i.
+type lineFunc func(wk *worker, i int) error
+
+// worker holds one goroutine's random stream and scratch space.
+type worker struct {
+	pcg     *rand.PCG
+	rng     *rand.Rand
+	scratch []float64
+}
+
+// job asks the workers to apply fn to lines [0, n).
+type job struct {
+	fn           lineFunc
+	n            int
+	sweep, phase int
+}
+
+// pool runs line functions on a fixed set of goroutines. Every line's
+// random stream derives from (seed, sweep, phase, line) alone, never from
+// which goroutine runs it, so results do not depend on the number of
+// workers. The goroutines start with the pool and stop with close.
+type pool struct {
+	seed    uint64
+	workers []*worker
+	next    atomic.Int64
+	jobs    []chan job
+	done    chan lineError
+	wg      sync.WaitGroup
+}
+
+// lineError is the failure of the lowest-numbered failing line a worker saw.
+type lineError struct {
+	line int
+	err  error
+}
+
+// newPool starts n workers, each with scratch floats of scratch space.
+func newPool(n int, seed uint64, scratch int) *pool {
+	p := &pool{seed: seed, done: make(chan lineError, n)}
+	for range n {
+		pcg := rand.NewPCG(0, 0)
+		p.workers = append(p.workers, &worker{pcg: pcg, rng: rand.New(pcg), scratch: make([]float64, scratch)})
+	}
+	if n > 1 {
+		for w := range n {
+			ch := make(chan job)
+			p.jobs = append(p.jobs, ch)
+			p.wg.Add(1)
+			go func() {
+				defer p.wg.Done()
+				for j := range ch {
+					p.done <- p.work(p.workers[w], j)
+				}
+			}()
+		}
+	}
+	return p
+}
+
+// close stops the pool's goroutines.
+func (p *pool) close() {
+	for _, ch := range p.jobs {
+		close(ch)
+	}
+	p.wg.Wait()
+}
+
+// run applies fn to every line in [0, n) and returns the error of the
+// lowest-numbered failing line, so that the error too is the same for any
+// number of workers.
+func (p *pool) run(fn lineFunc, n, sweep, phase int) error {
+	p.next.Store(0)
+	j := job{fn: fn, n: n, sweep: sweep, phase: phase}
+	if len(p.jobs) == 0 {
+		return p.work(p.workers[0], j).err
+	}
+	for _, ch := range p.jobs {
+		ch <- j
+	}
+	first := lineError{line: -1}
+	for range p.jobs {
+		le := <-p.done
+		if le.err != nil && (first.err == nil || le.line < first.line) {
+			first = le
+		}
+	}
+	return first.err
+}
+
+// work takes lines from the shared counter until none are left.
+func (p *pool) work(wk *worker, j job) lineError {
+	first := lineError{line: -1}
+	for {
+		i := int(p.next.Add(1) - 1)
+		if i >= j.n {
+			return first
+		}
+		wk.pcg.Seed(streamSeed(p.seed, j.sweep, j.phase, i))
+		if err := j.fn(wk, i); err != nil && (first.err == nil || i < first.line) {
+			first = lineError{line: i, err: err}
+		}
+	}
+}
+
+// streamSeed derives the two PCG seed words of one line's random stream
+// from the run's seed, the sweep, the phase and the line, mixing with
+// SplitMix64 (Steele, Lea and Flood 2014) so that nearby keys give
+// unrelated streams.
+func streamSeed(seed uint64, sweep, phase, line int) (hi, lo uint64) {
+	h := splitMix64(seed ^ 0x6a09e667f3bcc909)
+	h = splitMix64(h ^ uint64(sweep))
+	h = splitMix64(h ^ uint64(phase)<<40 ^ uint64(line))
+	return h, splitMix64(h ^ 0xbb67ae8584caa73b)
+}
+
+// splitMix64 is the finaliser of the SplitMix64 generator.
+func splitMix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

@@ -1,0 +1,150 @@
+package bnmf
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// prior is the prior on the entries of one factor matrix, stored as a
+// lines x K row-major array (W as M x K, Z transposed as N x K), together
+// with any per-entry hyperparameters it owns. Every prior here makes the
+// full conditional of an entry a normal truncated to [0, inf), so a prior
+// is summarised for the factor update by its natural parameters.
+type prior interface {
+	// initLine draws the hyperparameters of line i from their hyperprior
+	// and the line's initial factor values x (len K) from the prior.
+	initLine(i int, x []float64, rng *rand.Rand)
+
+	// natural returns the natural parameters of the prior of entry (i, k):
+	// its density is proportional to exp(-prec x^2/2 + lin x) on x >= 0.
+	natural(i, k int) (prec, lin float64)
+
+	// updateLine samples the hyperparameters of line i from their full
+	// conditionals given the line's factor values x. It returns the index
+	// k of the first entry whose hyperparameters came out non-finite or
+	// out of their support, or -1.
+	updateLine(i int, x []float64, rng *rand.Rand) (bad int)
+}
+
+// Compile-time checks that every prior implements prior.
+var (
+	_ prior = exponentialPrior{}
+	_ prior = truncNormalPrior{}
+	_ prior = (*hierarchicalPrior)(nil)
+)
+
+// exponentialPrior is GEE's prior: x ~ Exp(lambda) (rate lambda), the
+// truncated normal with zero precision and linear term -lambda.
+type exponentialPrior struct{ lambda float64 }
+
+func (p exponentialPrior) initLine(_ int, x []float64, rng *rand.Rand) {
+	for k := range x {
+		x[k] = rng.ExpFloat64() / p.lambda
+	}
+}
+
+func (p exponentialPrior) natural(int, int) (prec, lin float64) { return 0, -p.lambda }
+
+func (exponentialPrior) updateLine(int, []float64, *rand.Rand) int { return -1 }
+
+// truncNormalPrior is GTT's prior: x ~ TN(mu, 1/tau) on [0, inf).
+type truncNormalPrior struct{ mu, tau float64 }
+
+func (p truncNormalPrior) initLine(_ int, x []float64, rng *rand.Rand) {
+	for k := range x {
+		x[k] = truncNormalNat(rng, p.tau*p.mu, p.tau)
+	}
+}
+
+func (p truncNormalPrior) natural(int, int) (prec, lin float64) { return p.tau, p.tau * p.mu }
+
+func (truncNormalPrior) updateLine(int, []float64, *rand.Rand) int { return -1 }
+
+// hierarchicalPrior is the per-entry hierarchical prior of GTTN
+// (withLambda false) and GRRN (withLambda true). Entry (i, k) has its own
+// mu, tau and, for GRRN, lambda:
+//
+//	x ~ RN(mu, 1/tau, lambda) = TN((tau mu - lambda)/tau, 1/tau)
+//	mu ~ N(muMu, 1/tauMu), tau ~ Gamma(a, b), lambda ~ Gamma(alphaLambda, betaLambda)
+//
+// and the full conditionals are the paper's Eqs. (posterior_grrn_mu_tau1),
+// (posterior_grrn_tau_tau1) and (posterior_grrn_lambda1), and for GTTN the
+// same without lambda (Appendix B.3).
+type hierarchicalPrior struct {
+	k                       int
+	mu, tau, lambda         []float64 // lines x K; lambda nil for GTTN
+	muMu, tauMu             float64
+	a, b                    float64
+	alphaLambda, betaLambda float64
+}
+
+func newHierarchicalPrior(lines, k int, muMu, tauMu, a, b float64) *hierarchicalPrior {
+	return &hierarchicalPrior{
+		k:     k,
+		mu:    make([]float64, lines*k),
+		tau:   make([]float64, lines*k),
+		muMu:  muMu,
+		tauMu: tauMu,
+		a:     a,
+		b:     b,
+	}
+}
+
+func (p *hierarchicalPrior) withLambda(alpha, beta float64) *hierarchicalPrior {
+	p.lambda = make([]float64, len(p.mu))
+	p.alphaLambda, p.betaLambda = alpha, beta
+	return p
+}
+
+// initLine draws mu, tau (and lambda) independently from their hyperpriors
+// and x from the resulting prior, as the paper's Section 5.1 initialises
+// "from random draws".
+func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) {
+	sdMu := 1 / math.Sqrt(p.tauMu)
+	for k := range x {
+		e := i*p.k + k
+		p.mu[e] = p.muMu + sdMu*rng.NormFloat64()
+		p.tau[e] = gammaRand(rng, p.a, p.b)
+		if p.lambda != nil {
+			p.lambda[e] = gammaRand(rng, p.alphaLambda, p.betaLambda)
+		}
+		prec, lin := p.natural(i, k)
+		x[k] = truncNormalNat(rng, lin, prec)
+	}
+}
+
+func (p *hierarchicalPrior) natural(i, k int) (prec, lin float64) {
+	e := i*p.k + k
+	prec, lin = p.tau[e], p.tau[e]*p.mu[e]
+	if p.lambda != nil {
+		lin -= p.lambda[e]
+	}
+	return prec, lin
+}
+
+// updateLine samples, for each entry, mu given (x, tau), then tau given
+// (x, mu), then lambda given x.
+func (p *hierarchicalPrior) updateLine(i int, x []float64, rng *rand.Rand) int {
+	bad := -1
+	for k, xk := range x {
+		e := i*p.k + k
+		tau := p.tau[e]
+		t := tau + p.tauMu
+		mu := (tau*xk+p.tauMu*p.muMu)/t + rng.NormFloat64()/math.Sqrt(t)
+		d := xk - mu
+		tau = gammaRand(rng, p.a+0.5, p.b+d*d/2)
+		p.mu[e], p.tau[e] = mu, tau
+		ok := isFinite(mu) && tau > 0 && !math.IsInf(tau, 0)
+		if p.lambda != nil {
+			lam := gammaRand(rng, p.alphaLambda+1, p.betaLambda+xk)
+			p.lambda[e] = lam
+			ok = ok && lam > 0 && !math.IsInf(lam, 0)
+		}
+		if !ok && bad < 0 {
+			bad = k
+		}
+	}
+	return bad
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

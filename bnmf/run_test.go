@@ -1,0 +1,188 @@
+package bnmf
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// planted draws a rows x cols matrix W Z + noise with nonnegative rank-k
+// factors (entries uniform on [0, 1.2]), observes each entry with
+// probability density and splits the observed entries into train (90%) and
+// test (10%).
+func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uint64) (train *Matrix, test []Entry, dataVar float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	w := make([]float64, rows*k)
+	z := make([]float64, cols*k)
+	for i := range w {
+		w[i] = 1.2 * rng.Float64()
+	}
+	for i := range z {
+		z[i] = 1.2 * rng.Float64()
+	}
+	var entries []Entry
+	for i := range rows {
+		for j := range cols {
+			if rng.Float64() >= density {
+				continue
+			}
+			var v float64
+			for kk := range k {
+				v += w[i*k+kk] * z[j*k+kk]
+			}
+			e := Entry{Row: i, Col: j, Value: v + noiseSD*rng.NormFloat64()}
+			if rng.Float64() < 0.1 {
+				test = append(test, e)
+			} else {
+				entries = append(entries, e)
+			}
+		}
+	}
+	m, err := NewMatrix(rows, cols, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, test, m.Variance()
+}
+
+func allModels() []Model {
+	return []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, NMF{Objective: IDivergence}}
+}
+
+// TestPlantedRecovery fits data drawn from a nonnegative rank-3 model with
+// noise variance 0.01 and checks that every model reaches a train MSE near
+// the noise variance and a held-out MSE far below the data variance.
+func TestPlantedRecovery(t *testing.T) {
+	const noiseSD = 0.1
+	train, test, dataVar := planted(t, 60, 80, 3, 0.5, noiseSD, 7)
+	for _, model := range allModels() {
+		t.Run(model.Name(), func(t *testing.T) {
+			res, err := Run(context.Background(), model, train, Settings{Rank: 3, Sweeps: 300, BurnIn: 200, Seed: 1, Test: test})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A rank-3 fit to ~2200 entries with 3*(60+80) free parameters
+			// has train MSE about sigma^2 (1 - 420/2200) = 0.8 sigma^2 at the
+			// optimum; a sample from the posterior sits about sigma^2
+			// (1 + 420/2200) above. Allow 0.5 to 2 times sigma^2.
+			nv := noiseSD * noiseSD
+			if res.TrainMSE < 0.5*nv || res.TrainMSE > 2*nv {
+				t.Errorf("train MSE %.4g, want within [0.5, 2] x noise variance %.4g", res.TrainMSE, nv)
+			}
+			// Held-out MSE well below the data variance (~0.6): within 3
+			// times the noise variance.
+			if res.TestMSE > 3*nv || res.TestMSE > dataVar/10 {
+				t.Errorf("test MSE %.4g, want below 3 x noise variance %.4g (data variance %.3g)", res.TestMSE, nv, dataVar)
+			}
+			if len(res.PredictiveMean) != len(test) || res.Kept == 0 {
+				t.Errorf("got %d predictions and %d kept sweeps", len(res.PredictiveMean), res.Kept)
+			}
+		})
+	}
+}
+
+// TestWorkersDeterminism checks that 1 and 4 workers give identical traces
+// and predictions, bit for bit.
+func TestWorkersDeterminism(t *testing.T) {
+	train, test, _ := planted(t, 50, 70, 4, 0.4, 0.2, 3)
+	for _, model := range allModels() {
+		t.Run(model.Name(), func(t *testing.T) {
+			var runs [2]*Result
+			for i, workers := range []int{1, 4} {
+				res, err := Run(context.Background(), model, train, Settings{Rank: 4, Sweeps: 20, BurnIn: 10, Seed: 11, Workers: workers, Test: test})
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs[i] = res
+			}
+			a, b := runs[0], runs[1]
+			for s := range a.Trace {
+				if a.Trace[s].TrainMSE != b.Trace[s].TrainMSE || a.Trace[s].TestMSE != b.Trace[s].TestMSE || a.Trace[s].Sigma2 != b.Trace[s].Sigma2 {
+					t.Fatalf("sweep %d differs: %+v vs %+v", s+1, a.Trace[s], b.Trace[s])
+				}
+			}
+			for i := range a.PredictiveMean {
+				if a.PredictiveMean[i] != b.PredictiveMean[i] || a.PredictiveVariance[i] != b.PredictiveVariance[i] || a.PosteriorMeanProduct[i] != b.PosteriorMeanProduct[i] {
+					t.Fatalf("prediction %d differs", i)
+				}
+			}
+		})
+	}
+}
+
+// TestSeedsDiffer guards against a seed that is ignored.
+func TestSeedsDiffer(t *testing.T) {
+	train, _, _ := planted(t, 30, 40, 2, 0.5, 0.2, 3)
+	var mse [2]float64
+	for i := range mse {
+		res, err := Run(context.Background(), GRRN{}, train, Settings{Rank: 2, Sweeps: 3, Seed: uint64(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mse[i] = res.TrainMSE
+	}
+	if mse[0] == mse[1] {
+		t.Errorf("seeds 0 and 1 gave the same train MSE %v", mse[0])
+	}
+}
+
+type cancelAt struct {
+	sweep  int
+	cancel context.CancelFunc
+	seen   int
+}
+
+func (c *cancelAt) Record(s SweepStats) error {
+	c.seen = s.Sweep
+	if s.Sweep == c.sweep {
+		c.cancel()
+	}
+	return nil
+}
+
+// TestCancel checks that a cancelled context stops the run after the
+// current sweep.
+func TestCancel(t *testing.T) {
+	train, _, _ := planted(t, 30, 40, 2, 0.5, 0.2, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rec := &cancelAt{sweep: 3, cancel: cancel}
+	_, err := Run(ctx, GRRN{}, train, Settings{Rank: 2, Sweeps: 100, Seed: 1, Recorder: rec})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got error %v, want context.Canceled", err)
+	}
+	if rec.seen != 3 {
+		t.Errorf("last recorded sweep %d, want 3", rec.seen)
+	}
+}
+
+// TestRunErrors checks that invalid settings and hyperparameters are
+// reported, naming the field.
+func TestRunErrors(t *testing.T) {
+	train, _, _ := planted(t, 10, 10, 2, 0.5, 0.2, 3)
+	cases := []struct {
+		name  string
+		model Model
+		s     Settings
+		want  string
+	}{
+		{"rank", GRRN{}, Settings{}, "bnmf: Settings.Rank is 0; it must be positive"},
+		{"burn-in", GRRN{}, Settings{Rank: 2, Sweeps: 10, BurnIn: 10}, "bnmf: Settings.BurnIn 10 must be less than Sweeps 10"},
+		{"lambda", GEE{Lambda: -1}, Settings{Rank: 2}, "bnmf: GEE.Lambda is -1; it must be positive and finite"},
+		{"tau", GTT{Tau: math.Inf(1)}, Settings{Rank: 2}, "bnmf: GTT.Tau is +Inf; it must be positive and finite"},
+		{"sigma", GTTN{Likelihood: Likelihood{BetaSigma: -2}}, Settings{Rank: 2}, "bnmf: GTTN.BetaSigma is -2; it must be positive and finite"},
+		{"alpha-lambda", GRRN{AlphaLambda: -1}, Settings{Rank: 2}, "bnmf: GRRN.AlphaLambda is -1; it must be positive and finite"},
+		{"test", GRRN{}, Settings{Rank: 2, Test: []Entry{{Row: 10, Col: 0}}}, "bnmf: test entry 0 (10, 0, 0) is outside the 10 x 10 matrix or not finite"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Run(context.Background(), c.model, train, c.s)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("got error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
