@@ -112,5 +112,5 @@ func (c *nmfChain) updateLine(side *factorSide, wk *worker, i int) error {
 	return nil
 }
 
-func (c *nmfChain) noiseVariance() float64     { return 0 }
-func (c *nmfChain) pointEstimate() bool        { return true }
+func (c *nmfChain) noiseVariance() float64 { return 0 }
+func (c *nmfChain) pointEstimate() bool    { return true }
