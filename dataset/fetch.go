@@ -1,0 +1,241 @@
+package dataset
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// FetchOptions controls Fetch.
+type FetchOptions struct {
+	// Client makes the request; nil means http.DefaultClient.
+	Client *http.Client
+	// URL replaces the official archive address, for a mirror.
+	URL string
+	// Progress, if not nil, receives one line per tenth of the download and
+	// a line for each step after it.
+	Progress io.Writer
+	// SkipChecksum installs a ratings file even if it differs from the
+	// pinned digest or the official counts.
+	SkipChecksum bool
+	// Force downloads again even if a verified file is present.
+	Force bool
+}
+
+// Fetch downloads the official zip archive of the MovieLens dataset name
+// (see Names) and unpacks its ratings file, and any README beside it, to
+// dir/movielens/<ml-name>/, where Open looks for it; an empty dir means
+// DataDir(). It returns the ratings file's path.
+//
+// The archive is checked as it is unpacked: the CRC-32 of every unpacked
+// file must match the archive's, a download shorter than announced is an
+// error, and the ratings file must match the pinned SHA-256 digest and
+// official counts where these are known (see Open) unless
+// opts.SkipChecksum is set. Nothing is installed when a check fails. A
+// file already present that passes the checks is kept unless opts.Force
+// is set. ctx cancels the download.
+func Fetch(ctx context.Context, name, dir string, opts FetchOptions) (string, error) {
+	if name == SyntheticName {
+		return "", fmt.Errorf("dataset %s is generated and needs no download", name)
+	}
+	s, err := lookup(name)
+	if err != nil {
+		return "", err
+	}
+	if opts.URL != "" {
+		s.url = opts.URL
+	}
+	if dir == "" {
+		dir = DataDir()
+	}
+	p, err := s.fetch(ctx, dir, opts)
+	if err != nil {
+		return "", fmt.Errorf("fetch %s: %w", name, err)
+	}
+	return p, nil
+}
+
+func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (string, error) {
+	logf := func(format string, args ...any) {
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, format+"\n", args...)
+		}
+	}
+	target := s.path(dir)
+	if !opts.Force {
+		if err := s.check(target, opts.SkipChecksum); err == nil {
+			logf("%s is already present and verified", target)
+			return target, nil
+		} else if !errors.Is(err, os.ErrNotExist) {
+			logf("%s: %v; downloading it again", target, err)
+		}
+	}
+	targetDir := filepath.Dir(target)
+	if err := os.MkdirAll(targetDir, 0o755); err != nil {
+		return "", err
+	}
+	archive, err := os.CreateTemp(targetDir, ".download-*.zip")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(archive.Name())
+	defer archive.Close()
+
+	logf("downloading %s", s.url)
+	if err := s.download(ctx, archive, opts, logf); err != nil {
+		return "", fmt.Errorf("%w; to install it by hand, download %s and put its %s at %s", err, s.url, s.file, target)
+	}
+	info, err := archive.Stat()
+	if err != nil {
+		return "", err
+	}
+	zr, err := zip.NewReader(archive, info.Size())
+	if err != nil {
+		return "", fmt.Errorf("%s is not a valid zip archive (an incomplete download?): %w", s.url, err)
+	}
+	var ratings *zip.File
+	var readmes []*zip.File
+	for _, f := range zr.File {
+		if strings.Count(f.Name, "/") > 1 || strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		switch base := path.Base(f.Name); {
+		case base == s.file && ratings == nil:
+			ratings = f
+		case strings.HasPrefix(base, "README"):
+			readmes = append(readmes, f)
+		}
+	}
+	if ratings == nil {
+		return "", fmt.Errorf("the archive %s holds no %s", s.url, s.file)
+	}
+
+	tmp, err := unpack(ratings, targetDir)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	if err := s.check(tmp, opts.SkipChecksum); err != nil {
+		return "", err
+	}
+	for _, f := range readmes {
+		t, err := unpack(f, targetDir)
+		if err != nil {
+			return "", err
+		}
+		if err := os.Rename(t, filepath.Join(targetDir, path.Base(f.Name))); err != nil {
+			os.Remove(t)
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		return "", err
+	}
+	logf("unpacked and verified %s", target)
+	return target, nil
+}
+
+// check parses the ratings file at p and verifies it unless skip is set.
+func (s source) check(p string, skip bool) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = s.load(p, f, skip)
+	return err
+}
+
+// download copies the archive at s.url into w.
+func (s source) download(ctx context.Context, w io.Writer, opts FetchOptions, logf func(string, ...any)) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	if err != nil {
+		return err
+	}
+	client := opts.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", s.url, resp.Status)
+	}
+	pw := &progress{logf: logf, total: resp.ContentLength}
+	n, err := io.Copy(w, io.TeeReader(resp.Body, pw))
+	if err != nil {
+		return fmt.Errorf("GET %s: download stopped after %d bytes: %w", s.url, n, err)
+	}
+	if resp.ContentLength >= 0 && n != resp.ContentLength {
+		return fmt.Errorf("GET %s: got %d bytes, want %d", s.url, n, resp.ContentLength)
+	}
+	return nil
+}
+
+// unpack writes the zip entry f to a new temporary file in dir and
+// returns its name. archive/zip checks the entry's CRC-32 as it is read.
+func unpack(f *zip.File, dir string) (string, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return "", fmt.Errorf("%s in the archive: %w", f.Name, err)
+	}
+	defer rc.Close()
+	out, err := os.CreateTemp(dir, ".unpack-*")
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(out, rc); err != nil {
+		out.Close()
+		os.Remove(out.Name())
+		return "", fmt.Errorf("%s in the archive: %w", f.Name, err)
+	}
+	if err := out.Close(); err != nil {
+		os.Remove(out.Name())
+		return "", err
+	}
+	return out.Name(), nil
+}
+
+// progress reports the bytes written through it at every tenth of total
+// (or every 10 MB when the total is unknown).
+type progress struct {
+	logf        func(string, ...any)
+	total, done int64
+	next        int64
+}
+
+func (p *progress) Write(b []byte) (int, error) {
+	p.done += int64(len(b))
+	step := p.total / 10
+	if p.total <= 0 {
+		step = 10 << 20
+	}
+	if step <= 0 {
+		step = 1
+	}
+	if p.done >= p.next+step || (p.total > 0 && p.done == p.total) {
+		for p.next+step <= p.done {
+			p.next += step
+		}
+		if p.total > 0 {
+			p.logf("  %s of %s (%d%%)", megabytes(p.done), megabytes(p.total), 100*p.done/p.total)
+		} else {
+			p.logf("  %s", megabytes(p.done))
+		}
+	}
+	return len(b), nil
+}
+
+func megabytes(n int64) string {
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}

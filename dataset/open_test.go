@@ -1,0 +1,100 @@
+package dataset
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// realDataDir returns $BNMF_DATA_DIR when it holds the ratings file of the
+// MovieLens dataset name, and skips the test otherwise.
+func realDataDir(t *testing.T, name string) string {
+	t.Helper()
+	dir := os.Getenv("BNMF_DATA_DIR")
+	if dir == "" {
+		t.Skipf("BNMF_DATA_DIR is not set; set it to the directory holding movielens/ (such as ../shared/data) to test %s", name)
+	}
+	p, err := Path(name, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is not available (%v); fetch it with \"bnmf data fetch %s\"", name, err, name)
+	}
+	return dir
+}
+
+// TestOpenMovieLens checks the paper's Table 1 on the real files.
+func TestOpenMovieLens(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows, cols int
+		observed   int
+		fraction   float64 // Table 1, to 3 decimals
+	}{
+		{name: "movielens-100k", rows: 943, cols: 1473, observed: 99723, fraction: 0.072},
+		{name: "movielens-1m", rows: 6040, cols: 3503, observed: 999917, fraction: 0.047},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := realDataDir(t, tt.name)
+			r, err := Open(tt.name, dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Rows != tt.rows || r.Cols != tt.cols || len(r.Entries) != tt.observed {
+				t.Errorf("got %d x %d with %d entries, want %d x %d with %d", r.Rows, r.Cols, len(r.Entries), tt.rows, tt.cols, tt.observed)
+			}
+			// Table 1 rounds to 3 decimals.
+			if got := r.FractionObserved(); got < tt.fraction-0.0005 || got >= tt.fraction+0.0005 {
+				t.Errorf("fraction observed %v, want %v to 3 decimals", got, tt.fraction)
+			}
+			checkIndexed(t, r)
+		})
+	}
+}
+
+// checkIndexed checks the invariants of a Ratings: entries in range,
+// sorted by row and column without duplicates, identifiers strictly
+// increasing.
+func checkIndexed(t *testing.T, r *Ratings) {
+	t.Helper()
+	if len(r.RowIDs) != r.Rows || len(r.ColIDs) != r.Cols {
+		t.Fatalf("%d row and %d column identifiers for %d x %d", len(r.RowIDs), len(r.ColIDs), r.Rows, r.Cols)
+	}
+	for i, e := range r.Entries {
+		if e.Row < 0 || e.Row >= r.Rows || e.Col < 0 || e.Col >= r.Cols {
+			t.Fatalf("entry %d %+v outside %d x %d", i, e, r.Rows, r.Cols)
+		}
+		if i > 0 {
+			p := r.Entries[i-1]
+			if p.Row > e.Row || (p.Row == e.Row && p.Col >= e.Col) {
+				t.Fatalf("entries %d %+v and %d %+v out of order", i-1, p, i, e)
+			}
+		}
+	}
+	for _, ids := range [][]string{r.RowIDs, r.ColIDs} {
+		for i := 1; i < len(ids); i++ {
+			if compareIDs(ids[i-1], ids[i]) >= 0 {
+				t.Fatalf("identifiers %q and %q out of order", ids[i-1], ids[i])
+			}
+		}
+	}
+}
+
+func TestOpenMissing(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Open("movielens-1m", dir, Options{})
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("got %v, want an error wrapping fs.ErrNotExist", err)
+	}
+	want := []string{filepath.Join(dir, "movielens", "ml-1m", "ratings.dat"), "bnmf data fetch", "movielens-1m", "BNMF_DATA_DIR"}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not mention %q", err, w)
+		}
+	}
+}

@@ -1,0 +1,279 @@
+package dataset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultMinRatings is the paper's cleaning threshold: users and movies
+// with fewer ratings are removed (Section 5).
+const DefaultMinRatings = 3
+
+// Options controls Open and OpenFile.
+type Options struct {
+	// MinRatings is the cleaning threshold (see Open). Zero means
+	// DefaultMinRatings for the MovieLens datasets of Open and no cleaning
+	// for OpenFile; 1 keeps every row and column that has a rating. It must
+	// not be negative.
+	MinRatings int
+	// SkipChecksum accepts MovieLens files whose SHA-256 digest or rating
+	// counts differ from the official ones.
+	SkipChecksum bool
+	// Synthetic configures the "synthetic" dataset.
+	Synthetic SyntheticOptions
+}
+
+// counts are the numbers of ratings, users and movies of an official
+// MovieLens ratings file, before cleaning.
+type counts struct{ ratings, users, movies int }
+
+// source describes an official MovieLens dataset.
+type source struct {
+	name   string
+	url    string // the official GroupLens zip
+	size   string // its approximate size
+	dir    string // the dataset's directory under <data dir>/movielens
+	file   string // the ratings file, in the zip and in dir
+	layout movieLensLayout
+	// sha256 is the pinned digest of the official ratings file, or "" when
+	// it is not known; the file is then checked by the CRC-32 of its zip
+	// entry when fetched, and by counts (if set) when opened.
+	sha256 string
+	counts *counts
+}
+
+const groupLens = "https://files.grouplens.org/datasets/movielens/"
+
+// sources lists the official datasets. The digest of MovieLens 100K's
+// u.data is pinned. The MovieLens 1M ratings.dat is checked by its counts
+// of ratings, users and movies (its official digest could not be computed
+// when this table was written); the larger datasets are checked only by
+// the integrity of their zip archive (CRC-32 of each unpacked file).
+func sources() []source {
+	return []source{
+		{name: "movielens-100k", url: groupLens + "ml-100k.zip", size: "5 MB", dir: "ml-100k", file: "u.data", layout: layoutUData,
+			sha256: "06416e597f82b7342361e41163890c81036900f418ad91315590814211dca490",
+			counts: &counts{ratings: 100000, users: 943, movies: 1682}},
+		{name: "movielens-1m", url: groupLens + "ml-1m.zip", size: "6 MB", dir: "ml-1m", file: "ratings.dat", layout: layoutDat1M,
+			counts: &counts{ratings: 1000209, users: 6040, movies: 3706}},
+		{name: "movielens-10m", url: groupLens + "ml-10m.zip", size: "63 MB", dir: "ml-10m", file: "ratings.dat", layout: layoutDat},
+		{name: "movielens-20m", url: groupLens + "ml-20m.zip", size: "190 MB", dir: "ml-20m", file: "ratings.csv", layout: layoutCSV},
+		{name: "movielens-25m", url: groupLens + "ml-25m.zip", size: "250 MB", dir: "ml-25m", file: "ratings.csv", layout: layoutCSV},
+		{name: "movielens-latest-small", url: groupLens + "ml-latest-small.zip", size: "1 MB", dir: "ml-latest-small", file: "ratings.csv", layout: layoutCSV},
+	}
+}
+
+// SyntheticName is the name of the generated dataset (see Synthetic).
+const SyntheticName = "synthetic"
+
+// lookup returns the source called name.
+func lookup(name string) (source, error) {
+	for _, s := range sources() {
+		if s.name == name {
+			return s, nil
+		}
+	}
+	return source{}, fmt.Errorf("unknown dataset %q; known datasets are %s", name, strings.Join(Names(), ", "))
+}
+
+// Names returns the names Open accepts: the MovieLens datasets and
+// "synthetic".
+func Names() []string {
+	var names []string
+	for _, s := range sources() {
+		names = append(names, s.name)
+	}
+	return append(names, SyntheticName)
+}
+
+// DataDir returns the data directory: $BNMF_DATA_DIR if set, else
+// "./data". Dataset files live under it as movielens/ml-100k/u.data,
+// movielens/ml-1m/ratings.dat, and so on.
+func DataDir() string {
+	if d := os.Getenv("BNMF_DATA_DIR"); d != "" {
+		return d
+	}
+	return "./data"
+}
+
+// Path returns where Open looks for the ratings file of the MovieLens
+// dataset name under dir.
+func Path(name, dir string) (string, error) {
+	s, err := lookup(name)
+	if err != nil {
+		return "", err
+	}
+	return s.path(dir), nil
+}
+
+func (s source) path(dir string) string {
+	return filepath.Join(dir, "movielens", s.dir, s.file)
+}
+
+// Open loads a named dataset (see Names) from dir, or from DataDir() when
+// dir is empty, verifies it and cleans it.
+//
+// A MovieLens ratings file must be at dir/movielens/<ml-name>/<file> (see
+// Path), where "bnmf data fetch NAME" (Fetch) puts it; when it is missing
+// the error says where it was expected and how to get it. The file is
+// checked against the pinned SHA-256 digest or the official rating counts
+// where these are known, unless opts.SkipChecksum is set. The paper's
+// cleaning then removes users and movies with fewer than opts.MinRatings
+// ratings (default 3): rows, then columns, then rows again. Rows (users)
+// and columns (movies) are indexed in the numeric order of their
+// identifiers, and RowIDs and ColIDs keep the mapping.
+//
+// "synthetic" ignores dir and generates data from opts.Synthetic; it is
+// not cleaned, as every row and column already has at least 3 ratings.
+func Open(name, dir string, opts Options) (*Ratings, error) {
+	if opts.MinRatings < 0 {
+		return nil, fmt.Errorf("dataset %s: MinRatings is %d; it must not be negative", name, opts.MinRatings)
+	}
+	if name == SyntheticName {
+		return Synthetic(opts.Synthetic)
+	}
+	s, err := lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		dir = DataDir()
+	}
+	path := s.path(dir)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("dataset %s: expected its ratings at %s: %w; "+
+			"run \"%s\" to download them (%s from %s), or set BNMF_DATA_DIR to the directory that holds movielens/%s/%s",
+			name, path, fs.ErrNotExist, fetchCommand(name, dir), s.size, s.url, s.dir, s.file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", name, err)
+	}
+	defer f.Close()
+	r, err := s.load(path, f, opts.SkipChecksum)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", name, err)
+	}
+	minRatings := opts.MinRatings
+	if minRatings == 0 {
+		minRatings = DefaultMinRatings
+	}
+	return clean(r, name, minRatings)
+}
+
+// fetchCommand returns the command line that fetches name into dir.
+func fetchCommand(name, dir string) string {
+	if dir == DataDir() {
+		return "bnmf data fetch " + name
+	}
+	return fmt.Sprintf("bnmf data fetch -dir %s %s", dir, name)
+}
+
+// load parses the ratings file f, found at path, and unless skip is set
+// checks it against the pinned digest and counts.
+func (s source) load(path string, f io.Reader, skip bool) (*raw, error) {
+	h := sha256.New()
+	r, err := parseMovieLens(path, io.TeeReader(f, h), s.layout)
+	if err != nil {
+		return nil, err
+	}
+	if !skip {
+		if err := s.verify(path, hex.EncodeToString(h.Sum(nil)), r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// ErrChecksum means a file differs from the official one.
+var ErrChecksum = errors.New("checksum mismatch")
+
+// verify checks the digest and counts of a parsed ratings file.
+func (s source) verify(path, digest string, r *raw) error {
+	if s.sha256 != "" && digest != s.sha256 {
+		return fmt.Errorf("%s: %w: SHA-256 is %s, want %s; fetch it again with \"bnmf data fetch %s\", or skip the check (--skip-checksum)",
+			path, ErrChecksum, digest, s.sha256, s.name)
+	}
+	if c := s.counts; c != nil && (len(r.cells) != c.ratings || r.rows != c.users || r.cols != c.movies) {
+		return fmt.Errorf("%s: %w: %d ratings by %d users of %d movies, want %d by %d of %d; fetch it again with \"bnmf data fetch %s\", or skip the check (--skip-checksum)",
+			path, ErrChecksum, len(r.cells), r.rows, r.cols, c.ratings, c.users, c.movies, s.name)
+	}
+	return nil
+}
+
+// Formats returns the file formats OpenFile accepts.
+func Formats() []string {
+	f := []string{"triplets", "matrix-market"}
+	for _, s := range sources() {
+		f = append(f, s.name)
+	}
+	return f
+}
+
+// OpenFile loads the file at path in the given format (see Formats):
+//
+//   - "triplets": "row, column, value" lines. The separator is a tab if
+//     the first non-blank line has one, else a comma if it has one, else
+//     runs of spaces. Identifiers are any non-empty strings (surrounding
+//     spaces and double quotes are dropped). The first line is a header,
+//     and skipped, when its value field is not a number. Blank lines are
+//     ignored.
+//   - "matrix-market": a MatrixMarket coordinate file with real or integer
+//     values and general symmetry; row i has the identifier "i", and rows
+//     and columns without entries are kept unless cleaned.
+//   - a MovieLens dataset name: that dataset's ratings layout; for
+//     "movielens-10m" and later a file whose name ends in ".csv" is read as
+//     ratings.csv (with header) and any other as ratings.dat.
+//
+// The file is not verified against official digests. It is cleaned only
+// when opts.MinRatings is positive, as described for Open. Rows and
+// columns are indexed in the order of their sorted identifiers, numeric
+// identifiers numerically and before the others.
+func OpenFile(path, format string, opts Options) (*Ratings, error) {
+	if opts.MinRatings < 0 {
+		return nil, fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
+	}
+	parse, err := parser(path, format)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := parse(path, f)
+	if err != nil {
+		return nil, err
+	}
+	return clean(r, filepath.Base(path), opts.MinRatings)
+}
+
+// parser returns the parsing function for format.
+func parser(path, format string) (func(string, io.Reader) (*raw, error), error) {
+	switch format {
+	case "triplets":
+		return parseTriplets, nil
+	case "matrix-market":
+		return parseMatrixMarket, nil
+	}
+	s, err := lookup(format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: unknown format %q; known formats are %s", path, format, strings.Join(Formats(), ", "))
+	}
+	l := s.layout
+	if l.halfStars {
+		l = layoutDat
+		if strings.EqualFold(filepath.Ext(path), ".csv") {
+			l = layoutCSV
+		}
+	}
+	return func(file string, r io.Reader) (*raw, error) { return parseMovieLens(file, r, l) }, nil
+}

@@ -1,0 +1,115 @@
+package dataset
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+)
+
+// tripletFields names the fields of a triplet line.
+var tripletFields = [3]string{"row", "column", "value"}
+
+// parseTriplets reads "row, column, value" lines from r; file names the
+// input in errors.
+//
+// The separator is a tab if the first non-blank line has one, else a comma
+// if it has one, else runs of spaces; every line must use it. Row and
+// column identifiers are arbitrary non-empty strings (surrounding spaces
+// and double quotes are removed). The first non-blank line is a header,
+// and skipped, when its value field is not a number. Blank lines are
+// ignored. Values must be finite and nonnegative.
+func parseTriplets(file string, r io.Reader) (*raw, error) {
+	lr := newLineReader(file, r)
+	b := newBuilder(file)
+	var sep []byte // nil: runs of white space
+	first := true
+	var fields [3][]byte
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if first {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+			switch {
+			case bytes.IndexByte(line, '\t') >= 0:
+				sep = []byte("\t")
+			case bytes.IndexByte(line, ',') >= 0:
+				sep = []byte(",")
+			}
+		}
+		n, ok := splitTriplet(line, sep, fields[:])
+		if !ok || n != 3 {
+			return nil, lr.errorf(lr.line, "", "want 3 fields (row, column, value) separated by %s, found %d",
+				sepName(sep), countTripletFields(line, sep))
+		}
+		if first {
+			first = false
+			if _, err := strconv.ParseFloat(string(fields[2]), 64); err != nil {
+				continue // a header
+			}
+		}
+		for i := range 2 {
+			if len(fields[i]) == 0 {
+				return nil, lr.errorf(lr.line, tripletFields[i], "empty identifier")
+			}
+		}
+		v, err := lr.parseValue(tripletFields[2], fields[2])
+		if err != nil {
+			return nil, err
+		}
+		if err := b.add(fields[0], fields[1], v, lr.line); err != nil {
+			return nil, err
+		}
+	}
+	if err := lr.err(); err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// splitTriplet splits line at sep (or at runs of white space when sep is
+// nil) into trimmed, unquoted fields, as splitFields does.
+func splitTriplet(line, sep []byte, fields [][]byte) (int, bool) {
+	var n int
+	if sep == nil {
+		all := bytes.Fields(line)
+		if len(all) > len(fields) {
+			return len(all), false
+		}
+		n = copy(fields, all)
+	} else {
+		var ok bool
+		if n, ok = splitFields(line, sep, fields); !ok {
+			return n, false
+		}
+	}
+	for i := range n {
+		f := bytes.TrimSpace(fields[i])
+		if len(f) >= 2 && f[0] == '"' && f[len(f)-1] == '"' {
+			f = f[1 : len(f)-1]
+		}
+		fields[i] = f
+	}
+	return n, true
+}
+
+func countTripletFields(line, sep []byte) int {
+	if sep == nil {
+		return len(bytes.Fields(line))
+	}
+	return countFields(line, sep)
+}
+
+func sepName(sep []byte) string {
+	switch string(sep) {
+	case "\t":
+		return "tabs"
+	case ",":
+		return "commas"
+	}
+	return "spaces"
+}
