@@ -2,8 +2,8 @@ package dataset
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
