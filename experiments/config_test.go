@@ -1,0 +1,188 @@
+package experiments
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected .err files of the bad config fixtures")
+
+// TestBadConfigs loads every testdata/bad-*.yaml, prepares it if it loads,
+// and compares the first error with the fixture's .err file.
+func TestBadConfigs(t *testing.T) {
+	files, err := filepath.Glob("testdata/bad-*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("found %d bad fixtures, want at least 10", len(files))
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
+			errFile := strings.TrimSuffix(file, ".yaml") + ".err"
+			got := loadAndPrepare(t, file)
+			if got == nil {
+				t.Fatalf("%s loaded without error", file)
+			}
+			if *update {
+				if err := os.WriteFile(errFile, []byte(got.Error()+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(errFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Error() != strings.TrimSuffix(string(want), "\n") {
+				t.Errorf("error\n got: %s\nwant: %s", got, want)
+			}
+		})
+	}
+}
+
+// loadAndPrepare returns the first error of loading and preparing file.
+func loadAndPrepare(t *testing.T, file string) error {
+	t.Helper()
+	cfg, err := LoadConfig(file)
+	if err != nil {
+		return err
+	}
+	_, err = Prepare(cfg, PrepareOptions{DataDir: t.TempDir()})
+	return err
+}
+
+func TestConfigErrorsAreTyped(t *testing.T) {
+	_, err := LoadConfig("testdata/bad-negative-rank.yaml")
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v is a %T, want *ConfigError", err, err)
+	}
+	want := ConfigError{File: "testdata/bad-negative-rank.yaml", Line: 5, Key: "ranks[1]", Msg: "rank -5 must be positive"}
+	if *ce != want {
+		t.Errorf("got %+v, want %+v", *ce, want)
+	}
+}
+
+func ptr(x float64) *float64 { return &x }
+
+func TestGoodConfigs(t *testing.T) {
+	allModels := DefaultConfig().Models
+	tests := []struct {
+		file string
+		want Config
+	}{
+		{"testdata/good-sparsity.yaml", Config{
+			Name: "tiny-sparsity",
+			Kind: KindSparsity,
+			Dataset: DatasetConfig{Name: "synthetic", Synthetic: SyntheticConfig{
+				Rows: 40, Cols: 60, Rank: 3, Density: 0.2, NoiseStd: 0.5, Seed: 7}},
+			Models: []ModelConfig{
+				{Name: "GEE", Lambda: ptr(0.2)}, {Name: "GTT"}, {Name: "GTTN"},
+				{Name: "GRRN", BetaLambda: ptr(0.5)}, {Name: "NMF", Objective: "i-divergence"},
+			},
+			Ranks: []int{2, 4}, Fractions: []float64{0.85, 0.9},
+			NoiseHoldout: 0.1, Repeats: 2, Sweeps: 20, BurnIn: 10, Thin: 2, Seed: 42,
+			Coverage: "both", Output: "out/tiny",
+		}},
+		{"testdata/good-defaults.yaml", Config{
+			Name: "good-defaults", Kind: KindConvergence,
+			Dataset: DatasetConfig{Name: "movielens-100k"},
+			Models:  allModels, Ranks: []int{10},
+			NoiseHoldout: 0.1, Repeats: 10, Sweeps: 500, BurnIn: 400, Thin: 1, Seed: 1,
+			Coverage: "columns", Output: filepath.Join("results", "good-defaults"),
+		}},
+		{"testdata/good-noise.yaml", Config{
+			Name: "good-noise", Kind: KindNoise,
+			Dataset: DatasetConfig{Path: "ratings.tsv", Format: "triplets", MinRatings: 3},
+			Models:  []ModelConfig{{Name: "GRRN"}, {Name: "NMF"}}, Ranks: []int{50},
+			NoiseRatios: []float64{0, 0.1, 10}, NoiseHoldout: 0.2,
+			Repeats: 10, Sweeps: 500, BurnIn: 400, Thin: 1, Seed: 1,
+			Coverage: "columns", Output: filepath.Join("results", "good-noise"),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			got, err := LoadConfig(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.File() != tt.file {
+				t.Errorf("File() = %q, want %q", got.File(), tt.file)
+			}
+			got.file, got.lines, got.source = "", nil, nil
+			if !reflect.DeepEqual(*got, tt.want) {
+				t.Errorf("decoded\n%+v\nwant\n%+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+// TestShippedConfigs checks that every config in configs/ loads, that
+// every model of the paper appears in each, and that the protocol matches
+// the paper's Section 5 where the config claims to reproduce it.
+func TestShippedConfigs(t *testing.T) {
+	files, err := filepath.Glob("../configs/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 10 {
+		t.Fatalf("found %d configs, want the 8 paper studies, quick and ci", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			cfg, err := LoadConfig(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, m := range cfg.Models {
+				names = append(names, m.Name)
+			}
+			if want := []string{"GEE", "GTT", "GTTN", "GRRN", "NMF"}; !reflect.DeepEqual(names, want) {
+				t.Errorf("models %v, want %v", names, want)
+			}
+			if strings.HasPrefix(cfg.Name, "ml") {
+				if cfg.Sweeps != 500 || cfg.BurnIn != 400 || cfg.Repeats != 10 {
+					t.Errorf("sweeps %d, burn-in %d, repeats %d; the paper's are 500, 400, 10", cfg.Sweeps, cfg.BurnIn, cfg.Repeats)
+				}
+				if want := filepath.Join("results", cfg.Name); cfg.Output != want {
+					t.Errorf("output %q, want %q", cfg.Output, want)
+				}
+			}
+		})
+	}
+}
+
+func TestConfigHash(t *testing.T) {
+	base, err := LoadConfig("testdata/good-sparsity.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := *base
+	same.Name, same.Output = "renamed", "elsewhere"
+	if base.Hash() != same.Hash() {
+		t.Error("the name and output directory changed the hash")
+	}
+	changes := map[string]func(c *Config){
+		"seed":      func(c *Config) { c.Seed++ },
+		"sweeps":    func(c *Config) { c.Sweeps++ },
+		"fractions": func(c *Config) { c.Fractions = []float64{0.85} },
+		"model hyperparameter": func(c *Config) {
+			c.Models = append([]ModelConfig(nil), c.Models...)
+			c.Models[3].BetaLambda = ptr(0.6)
+		},
+		"dataset": func(c *Config) { c.Dataset.Synthetic.Seed++ },
+	}
+	for name, change := range changes {
+		c := *base
+		change(&c)
+		if c.Hash() == base.Hash() {
+			t.Errorf("changing the %s kept the hash", name)
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ConfigError is a problem with a config file, located by file, line and
+// key. Its message reads "file:line: key: message"; the line is left out
+// when the key is not written in the file (it holds its default) and the
+// key when the problem is not about one key.
+type ConfigError struct {
+	File string
+	Line int    // 1-based; 0 when unknown
+	Key  string // a key path such as "models[2].name", or ""
+	Msg  string
+}
+
+// Error formats the error as "file:line: key: message".
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		b.WriteString(e.Key)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// yamlLine matches the "line N: " prefix of go-yaml's messages.
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// syntaxError turns a YAML parse error into a *ConfigError.
+func syntaxError(file string, err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1]) // the pattern admits only digits
+		return &ConfigError{File: file, Line: line, Msg: "invalid YAML: " + m[2]}
+	}
+	return &ConfigError{File: file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+}
+
+var (
+	yamlUnknown  = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+	yamlWrong    = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (\\S+)$")
+	yamlRepeated = regexp.MustCompile(`^field (\S+) already set in type \S+$`)
+	yamlTwice    = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
+)
+
+// decodeError turns an error of strict decoding into a *ConfigError for
+// its first problem, with the key path found in doc.
+func decodeError(file string, doc *yaml.Node, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) || len(te.Errors) == 0 {
+		return syntaxError(file, err)
+	}
+	m := yamlLine.FindStringSubmatch(te.Errors[0])
+	if m == nil {
+		return &ConfigError{File: file, Msg: te.Errors[0]}
+	}
+	line, _ := strconv.Atoi(m[1]) // the pattern admits only digits
+	msg := m[2]
+	if u := yamlUnknown.FindStringSubmatch(msg); u != nil {
+		key, _ := keyAt(doc, line, u[1], true)
+		return &ConfigError{File: file, Line: line, Key: key, Msg: "unknown key"}
+	}
+	if u := yamlRepeated.FindStringSubmatch(msg); u != nil {
+		key, _ := keyAt(doc, line, u[1], true)
+		return &ConfigError{File: file, Line: line, Key: key, Msg: "key given twice"}
+	}
+	if u := yamlTwice.FindStringSubmatch(msg); u != nil {
+		key, _ := keyAt(doc, line, u[1], true)
+		return &ConfigError{File: file, Line: line, Key: key, Msg: "key given twice (first at line " + u[2] + ")"}
+	}
+	if w := yamlWrong.FindStringSubmatch(msg); w != nil {
+		key, node := keyAt(doc, line, w[2], false)
+		got := describeTag(w[1])
+		if w[2] != "" {
+			got = fmt.Sprintf("%s %q", got, node.Value)
+		}
+		return &ConfigError{File: file, Line: line, Key: key,
+			Msg: fmt.Sprintf("got %s, want %s", got, describeType(w[3]))}
+	}
+	key, _ := keyAt(doc, line, "", false)
+	return &ConfigError{File: file, Line: line, Key: key, Msg: msg}
+}
+
+// describeTag names a YAML tag for a reader.
+func describeTag(tag string) string {
+	switch tag {
+	case "str":
+		return "a string"
+	case "int":
+		return "an integer"
+	case "float":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "seq":
+		return "a list"
+	case "map":
+		return "a mapping"
+	case "null":
+		return "null"
+	}
+	return "!!" + tag
+}
+
+// describeType names the Go type a value was decoded into for a reader.
+func describeType(t string) string {
+	t = strings.TrimPrefix(t, "*")
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list of " + plural(describeType(t[2:]))
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "uint"):
+		return "a nonnegative integer"
+	case strings.HasPrefix(t, "int"):
+		return "an integer"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	}
+	return "a mapping"
+}
+
+// plural turns "an integer" into "integers".
+func plural(s string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(s, "a "), "an ") + "s"
+}
+
+// keyAt returns the path and node of the node at line in doc: a mapping
+// key named text when isKey, else a value, preferring a scalar that text
+// (which go-yaml may have cut short with "...") describes. It returns ""
+// and an empty node when there is none.
+func keyAt(doc *yaml.Node, line int, text string, isKey bool) (string, *yaml.Node) {
+	best, node := "", &yaml.Node{}
+	prefix, cut := strings.CutSuffix(text, "...")
+	matches := func(v string) bool {
+		if cut {
+			return strings.HasPrefix(v, prefix)
+		}
+		return v == text
+	}
+	walk(doc, "", func(path string, k, v *yaml.Node) {
+		switch {
+		case isKey:
+			if k != nil && k.Line == line && k.Value == text {
+				best, node = path, k
+			}
+		case v.Line == line && (text == "" || matches(value(v))):
+			if best == "" || len(path) > len(best) {
+				best, node = path, v
+			}
+		}
+	})
+	return best, node
+}
+
+func value(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	return ""
+}
+
+// keyLines maps the path of every key and list item written in doc to its
+// line.
+func keyLines(doc *yaml.Node) map[string]int {
+	lines := make(map[string]int)
+	walk(doc, "", func(path string, k, v *yaml.Node) {
+		if k != nil {
+			lines[path] = k.Line
+		} else {
+			lines[path] = v.Line
+		}
+	})
+	return lines
+}
+
+// hasKey reports whether the mapping n has the key.
+func hasKey(n *yaml.Node, key string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// walk calls f for every mapping value and list item below n with its
+// path ("models[1].name"), its key node (nil for list items) and its value.
+func walk(n *yaml.Node, path string, f func(path string, k, v *yaml.Node)) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			walk(c, path, f)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			f(p, k, v)
+			walk(v, p, f)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			f(p, nil, v)
+			walk(v, p, f)
+		}
+	}
+}

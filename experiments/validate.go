@@ -1,0 +1,175 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/bnmf-lab/bnmf/dataset"
+)
+
+// Validate checks everything about c that does not need the data, and
+// returns the first problem as a *ConfigError. Prepare checks the rest
+// (that the fractions lie within the data's range) once the data is
+// loaded.
+func (c *Config) Validate() error {
+	switch c.Kind {
+	case KindConvergence, KindSparsity, KindNoise:
+	case "":
+		return c.errorf("kind", "a study needs a kind: %s, %s or %s", KindConvergence, KindSparsity, KindNoise)
+	default:
+		return c.errorf("kind", "unknown kind %q; want %s, %s or %s", c.Kind, KindConvergence, KindSparsity, KindNoise)
+	}
+	if err := c.validateDataset(); err != nil {
+		return err
+	}
+	if len(c.Models) == 0 {
+		return c.errorf("models", "list at least one model")
+	}
+	for i := range c.Models {
+		if err := c.validateModel(i); err != nil {
+			return err
+		}
+		for j := range i {
+			if c.Models[j].Name == c.Models[i].Name {
+				return c.errorf(fmt.Sprintf("models[%d].name", i), "model %s is listed twice", c.Models[i].Name)
+			}
+		}
+	}
+	if len(c.Ranks) == 0 {
+		return c.errorf("ranks", "list at least one rank")
+	}
+	for i, k := range c.Ranks {
+		key := fmt.Sprintf("ranks[%d]", i)
+		if k <= 0 {
+			return c.errorf(key, "rank %d must be positive", k)
+		}
+		if slices.Contains(c.Ranks[:i], k) {
+			return c.errorf(key, "rank %d is listed twice", k)
+		}
+	}
+	if err := c.validateGrid(); err != nil {
+		return err
+	}
+	return c.validateChain()
+}
+
+func (c *Config) validateDataset() error {
+	d := &c.Dataset
+	switch {
+	case d.Name == "" && d.Path == "":
+		return c.errorf("dataset", "give a dataset name (one of %v) or a path and format", dataset.Names())
+	case d.Name != "" && d.Path != "":
+		return c.errorf("dataset.path", "give either a dataset name or a path, not both")
+	case d.Name != "" && !slices.Contains(dataset.Names(), d.Name):
+		return c.errorf("dataset.name", "unknown dataset %q; the datasets are %v (or give a path and format)", d.Name, dataset.Names())
+	case d.Path != "" && d.Format == "":
+		return c.errorf("dataset.path", "a data file needs its format in dataset.format")
+	case d.Name != "" && d.Format != "":
+		return c.errorf("dataset.format", "a format goes only with a path")
+	case d.Path != "" && !slices.Contains(dataset.Formats(), d.Format):
+		return c.errorf("dataset.format", "unknown format %q; the formats are %v", d.Format, dataset.Formats())
+	}
+	if d.MinRatings < 0 {
+		return c.errorf("dataset.min_ratings", "%d must not be negative", d.MinRatings)
+	}
+	s := d.Synthetic
+	if s != (SyntheticConfig{}) && d.Name != "synthetic" {
+		return c.errorf("dataset.synthetic", "synthetic options apply only to the synthetic dataset")
+	}
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"rows", s.Rows}, {"cols", s.Cols}, {"rank", s.Rank}} {
+		if f.v < 0 {
+			return c.errorf("dataset.synthetic."+f.key, "%d must not be negative", f.v)
+		}
+	}
+	if !(s.Density >= 0 && s.Density <= 1) {
+		return c.errorf("dataset.synthetic.density", "%v must lie in [0, 1]", s.Density)
+	}
+	if math.IsNaN(s.NoiseStd) || math.IsInf(s.NoiseStd, 0) {
+		return c.errorf("dataset.synthetic.noise_std", "%v must be finite", s.NoiseStd)
+	}
+	return nil
+}
+
+// validateGrid checks the fractions, noise ratios, holdout and coverage
+// against the study's kind.
+func (c *Config) validateGrid() error {
+	switch c.Kind {
+	case KindSparsity:
+		if len(c.Fractions) == 0 {
+			return c.errorf("fractions", "a sparsity study needs fractions unobserved")
+		}
+	case KindConvergence, KindNoise:
+		if len(c.Fractions) > 0 {
+			return c.errorf("fractions", "fractions apply only to sparsity studies")
+		}
+	}
+	if c.Kind == KindNoise {
+		if len(c.NoiseRatios) == 0 {
+			return c.errorf("noise_ratios", "a noise study needs noise ratios")
+		}
+	} else if len(c.NoiseRatios) > 0 {
+		return c.errorf("noise_ratios", "noise ratios apply only to noise studies")
+	}
+	for i, f := range c.Fractions {
+		key := fmt.Sprintf("fractions[%d]", i)
+		if !(f > 0 && f < 1) {
+			return c.errorf(key, "fraction unobserved %v must lie strictly between 0 and 1", f)
+		}
+		if slices.Contains(c.Fractions[:i], f) {
+			return c.errorf(key, "fraction %v is listed twice", f)
+		}
+	}
+	for i, r := range c.NoiseRatios {
+		key := fmt.Sprintf("noise_ratios[%d]", i)
+		if !(r >= 0) || math.IsInf(r, 0) {
+			return c.errorf(key, "noise ratio %v must be finite and not negative", r)
+		}
+		if slices.Contains(c.NoiseRatios[:i], r) {
+			return c.errorf(key, "noise ratio %v is listed twice", r)
+		}
+	}
+	if _, set := c.lines["noise_holdout"]; set && c.Kind != KindNoise {
+		return c.errorf("noise_holdout", "noise_holdout applies only to noise studies")
+	}
+	if !(c.NoiseHoldout > 0 && c.NoiseHoldout < 1) {
+		return c.errorf("noise_holdout", "%v must lie strictly between 0 and 1", c.NoiseHoldout)
+	}
+	if _, set := c.lines["coverage"]; set && c.Kind == KindConvergence {
+		return c.errorf("coverage", "a convergence study trains on every entry and has no split")
+	}
+	if _, err := dataset.ParseCoverage(c.Coverage); err != nil {
+		return c.errorf("coverage", "%v", err)
+	}
+	return nil
+}
+
+// validateChain checks repeats, sweeps, burn-in, thinning and the output.
+func (c *Config) validateChain() error {
+	if c.Repeats <= 0 {
+		return c.errorf("repeats", "%d must be positive", c.Repeats)
+	}
+	if c.Sweeps <= 0 {
+		return c.errorf("sweeps", "%d must be positive", c.Sweeps)
+	}
+	if c.BurnIn < 0 {
+		return c.errorf("burn_in", "%d must not be negative", c.BurnIn)
+	}
+	if c.BurnIn >= c.Sweeps {
+		key := "burn_in"
+		if _, set := c.lines[key]; !set {
+			key = "sweeps" // the burn-in is the default: point at what changed
+		}
+		return c.errorf(key, "burn_in %d must be less than sweeps %d", c.BurnIn, c.Sweeps)
+	}
+	if c.Thin <= 0 {
+		return c.errorf("thin", "%d must be positive", c.Thin)
+	}
+	if c.Output == "" {
+		return c.errorf("output", "the output directory must not be empty")
+	}
+	return nil
+}
