@@ -1,0 +1,31 @@
+// Package experiments runs the studies of Lu and Ye (2022), Section 5, and
+// keeps their results.
+//
+// A study is described by a YAML config (see Config): a dataset, the
+// models to compare and a grid of ranks and either fractions unobserved
+// (sparsity, the paper's Fig. 5 and Table 2), noise ratios (noise, Fig. 4)
+// or neither (convergence, Fig. 2), each repeated. LoadConfig decodes it
+// strictly and validates it; Prepare loads the data and checks what needs
+// it; Plan.Run expands the study into cells (one chain each: a model at a
+// rank, a fraction or noise ratio, and a repeat) and runs them on a
+// bounded pool of goroutines.
+//
+// Every cell's seeds derive from the base seed and the cell's identity
+// (ChainSeed, SplitSource, NoiseSource), so its numbers do not depend on
+// the number of workers, the order in which cells finish, the shard that
+// runs it, or the other cells of the config.
+//
+// The result store is a directory:
+//
+//	<output>/config.yaml         a copy of the config
+//	<output>/manifest.json       the Manifest, written before any cell runs
+//	<output>/records/<key>.json  one Record per finished or failed cell
+//	<output>/records.jsonl.gz    the same records compacted (Compact, Merge)
+//
+// Each record is written atomically (temporary file, fsync, rename, fsync
+// of the directory), so a crash or kill at any moment leaves only whole
+// records, and running a study again resumes it: cells with a record are
+// skipped. Records carry the config's hash; a changed config is refused
+// rather than mixed with old results. LoadStudy reads a store back for the
+// report, and Merge combines the stores of shards run on several machines.
+package experiments

@@ -1,0 +1,181 @@
+package experiments
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/dataset"
+)
+
+// Plan is a validated study with its data loaded, ready to run. Prepare
+// makes one; its checks that need the data have then passed, so Run starts
+// no cell of a study whose config is wrong.
+type Plan struct {
+	// Config is the study's configuration.
+	Config *Config
+	// Manifest describes the study and lists every cell in canonical order.
+	Manifest Manifest
+
+	data     *dataset.Ratings
+	full     *bnmf.Matrix // every observed entry: the convergence training set
+	coverage dataset.Coverage
+	// noiseFraction is the fraction unobserved of a noise study's split.
+	noiseFraction float64
+	models        map[string]bnmf.Model
+	versions      Versions
+}
+
+// PrepareOptions controls Prepare.
+type PrepareOptions struct {
+	// DataDir is where MovieLens data is read from; "" means
+	// dataset.DataDir() ($BNMF_DATA_DIR, default ./data).
+	DataDir string
+}
+
+// Prepare loads the data of cfg and checks what needs it: that every
+// fraction unobserved lies between the data's own and 1 and admits a split
+// under the coverage rule. Errors name the config file, line and key.
+func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
+	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions()}
+	for i := range cfg.Models {
+		m, err := cfg.Models[i].Model()
+		if err != nil {
+			return nil, cfg.errorf(fmt.Sprintf("models[%d]", i), "%v", err)
+		}
+		p.models[cfg.Models[i].Name] = m
+	}
+	var err error
+	if p.coverage, err = dataset.ParseCoverage(cfg.Coverage); err != nil {
+		return nil, cfg.errorf("coverage", "%v", err)
+	}
+	if p.data, err = loadData(cfg, opts); err != nil {
+		return nil, err
+	}
+	if p.full, err = p.data.Matrix(); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.file, err)
+	}
+	minF := dataset.MinFractionUnobserved(p.data)
+	for i, f := range cfg.Fractions {
+		if err := p.checkSplit(fmt.Sprintf("fractions[%d]", i), f, minF); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Kind == KindNoise {
+		p.noiseFraction = 1 - (1-cfg.NoiseHoldout)*(1-minF)
+		if err := p.checkSplit("noise_holdout", p.noiseFraction, minF); err != nil {
+			return nil, err
+		}
+	}
+	p.Manifest = p.manifest()
+	return p, nil
+}
+
+// loadData opens the dataset that cfg names.
+func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
+	d := cfg.Dataset
+	s := d.Synthetic
+	dopts := dataset.Options{
+		MinRatings: d.MinRatings,
+		Synthetic: dataset.SyntheticOptions{
+			Rows: s.Rows, Cols: s.Cols, Rank: s.Rank,
+			Density: s.Density, NoiseStd: s.NoiseStd, Seed: s.Seed,
+		},
+	}
+	var (
+		r   *dataset.Ratings
+		err error
+		key = "dataset.name"
+	)
+	if d.Path != "" {
+		key = "dataset.path"
+		r, err = dataset.OpenFile(d.Path, d.Format, dopts)
+	} else {
+		r, err = dataset.Open(d.Name, opts.DataDir, dopts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %s: %w", cfg.file, cfg.lines[key], key, err)
+	}
+	if len(r.Entries) == 0 {
+		return nil, cfg.errorf(key, "dataset %s has no observed entries", r.Name)
+	}
+	return r, nil
+}
+
+// checkSplit checks that the data can be split at fraction unobserved f by
+// drawing one such split; key names the config key that set f.
+func (p *Plan) checkSplit(key string, f, minF float64) error {
+	if f < minF {
+		return p.Config.errorf(key, "fraction unobserved %v is below %s's own, %.4f; "+
+			"use a fraction in [%.4f, 1)", f, p.data.Name, minF, minF)
+	}
+	train, _, err := dataset.SplitUnobserved(p.data, f, p.coverage, SplitSource(p.Config.Seed, f, 0))
+	if err != nil {
+		return p.Config.errorf(key, "fraction unobserved %v: %v", f, err)
+	}
+	if len(train) == 0 {
+		return p.Config.errorf(key, "fraction unobserved %v leaves no training entries in %s", f, p.data.Name)
+	}
+	return nil
+}
+
+// manifest describes the prepared study.
+func (p *Plan) manifest() Manifest {
+	c := p.Config
+	m := Manifest{
+		Version:    RecordVersion,
+		Study:      c.Name,
+		Kind:       c.Kind,
+		ConfigHash: c.Hash(),
+		Dataset:    p.data.Name,
+		Rows:       p.data.Rows,
+		Cols:       p.data.Cols,
+		Observed:   len(p.data.Entries),
+		BaseSeed:   c.Seed,
+		Sweeps:     c.Sweeps,
+		BurnIn:     c.BurnIn,
+		Thin:       c.Thin,
+		Ranks:      c.Ranks,
+		Repeats:    c.Repeats,
+		Cells:      c.Cells(),
+	}
+	for _, mc := range c.Models {
+		m.Models = append(m.Models, mc.Name)
+	}
+	switch c.Kind {
+	case KindSparsity:
+		m.Fractions = c.Fractions
+		m.Coverage = c.Coverage
+	case KindNoise:
+		// The one split that every noise cell uses.
+		m.Fractions = []float64{p.noiseFraction}
+		m.NoiseRatios = c.NoiseRatios
+		m.Coverage = c.Coverage
+	}
+	return m
+}
+
+// buildVersions reports the Go version and the module's version or VCS
+// revision of this program.
+func buildVersions() Versions {
+	v := Versions{Go: runtime.Version()}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	v.Module = info.Main.Version
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Module = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty {
+		v.Module += "+dirty"
+	}
+	return v
+}

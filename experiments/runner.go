@@ -1,0 +1,149 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// RunOptions controls Plan.Run.
+type RunOptions struct {
+	// Workers is the number of cores to use. Zero means
+	// runtime.GOMAXPROCS(0). With C cells to run, min(Workers, C) chains
+	// run at once, each with max(1, Workers/running) sampler workers; the
+	// numbers do not depend on it.
+	Workers int
+	// Shard selects the share of the cells to run; the zero Shard runs
+	// them all.
+	Shard Shard
+	// Force discards the results of a different config found in the output
+	// directory and starts over, instead of refusing to run.
+	Force bool
+	// Output overrides the config's output directory when not empty.
+	Output string
+	// Progress, if not nil, receives progress reports.
+	Progress *Progress
+}
+
+// Summary tells what a call of Plan.Run did.
+type Summary struct {
+	// Dir is the study's output directory.
+	Dir string
+	// Cells is the number of cells in the shard; Stored of them had
+	// records before the run, and Ran were run now, Failed of which
+	// failed (their records carry the error).
+	Cells, Stored, Ran, Failed int
+	// Elapsed is the wall time of the run.
+	Elapsed time.Duration
+}
+
+// Left returns the number of the shard's cells still without a record.
+func (s Summary) Left() int { return s.Cells - s.Stored - s.Ran }
+
+// Run runs every cell of the plan's shard that has no record yet in the
+// output directory, writing each record as its chain finishes. It first
+// writes the config and the manifest, refusing a directory that holds
+// another config's results unless opts.Force.
+//
+// When ctx is cancelled, chains stop within a sweep, no partial record is
+// written, and Run returns an error wrapping ctx.Err() after every finished
+// cell is stored; running it again resumes. Cells that fail are recorded
+// with their error and not run again on resume (delete their record files
+// to retry them).
+func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
+	start := time.Now()
+	sum := Summary{Dir: p.Config.Output}
+	if opts.Output != "" {
+		sum.Dir = opts.Output
+	}
+	if err := opts.Shard.validate(); err != nil {
+		return sum, err
+	}
+	if err := initStore(sum.Dir, &p.Manifest, p.Config.source, opts.Force); err != nil {
+		return sum, err
+	}
+	st, err := LoadStudy(sum.Dir)
+	if err != nil {
+		return sum, err
+	}
+	stored := make(map[string]bool, len(st.Records))
+	for _, r := range st.Records {
+		stored[r.Cell.Key()] = true
+	}
+	var todo []Cell
+	var work int64
+	for i, c := range p.Manifest.Cells {
+		if !opts.Shard.Has(i) {
+			continue
+		}
+		sum.Cells++
+		if stored[c.Key()] {
+			sum.Stored++
+			continue
+		}
+		todo = append(todo, c)
+		work += int64(p.Config.Sweeps) * int64(c.Rank)
+	}
+
+	cores := opts.Workers
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
+	}
+	parallel := min(cores, len(todo))
+	perChain := max(1, cores/max(1, parallel))
+
+	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	cells := make(chan Cell)
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range cells {
+				if ctx.Err() != nil {
+					continue // drain the channel
+				}
+				t.started()
+				r, err := p.runCell(ctx, c, perChain, t)
+				if err == nil {
+					err = writeRecord(sum.Dir, r)
+				}
+				if err != nil {
+					t.running.Add(-1)
+					cancel(err)
+					continue // drain the channel
+				}
+				t.finished(r.Error != "")
+				mu.Lock()
+				sum.Ran++
+				if r.Error != "" {
+					sum.Failed++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, c := range todo {
+		select {
+		case cells <- c:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(cells)
+	wg.Wait()
+	t.close()
+	sum.Elapsed = time.Since(start)
+	if err := context.Cause(ctx); err != nil {
+		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
+	}
+	return sum, nil
+}

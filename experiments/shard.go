@@ -1,0 +1,106 @@
+package experiments
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Shard selects a deterministic share of a study's cells, so that N
+// processes on N machines can run one study between them: shard I of N
+// runs the cells whose index in the canonical order (Config.Cells) is I
+// modulo N. Canonical order puts the models innermost, so every shard gets
+// a mix of models and ranks. The zero Shard means all cells.
+type Shard struct {
+	Index int // 0-based, less than Count
+	Count int // 0 or 1 means unsharded
+}
+
+// ParseShard parses "I/N" with 0 <= I < N.
+func ParseShard(s string) (Shard, error) {
+	i, n, ok := strings.Cut(s, "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("shard %q: want I/N, such as 0/4", s)
+	}
+	index, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q: want I/N with integers I and N, such as 0/4", s)
+	}
+	sh := Shard{Index: index, Count: count}
+	return sh, sh.validate()
+}
+
+func (s Shard) validate() error {
+	if s.Count < 0 || s.Index < 0 || (s.Count > 0 && s.Index >= s.Count) || (s.Count == 0 && s.Index != 0) {
+		return fmt.Errorf("shard %d/%d: want 0 <= I < N", s.Index, s.Count)
+	}
+	return nil
+}
+
+// String returns "I/N", or "all" for the zero Shard.
+func (s Shard) String() string {
+	if s.Count <= 1 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Has reports whether the cell at index i of the canonical order belongs to
+// the shard.
+func (s Shard) Has(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
+
+// ShardFromEnv picks the shard from the environment of a cluster job
+// array, looked up with getenv (os.Getenv in the CLI):
+//
+//   - Kubernetes indexed Jobs set JOB_COMPLETION_INDEX; the count must come
+//     from count (the CLI's --shards), as the Job's completions.
+//   - Slurm job arrays set SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and
+//     SLURM_ARRAY_TASK_COUNT; the index is ID - MIN, so --array=1-8 works
+//     as well as --array=0-7, and count, if not zero, overrides the count.
+//
+// It returns the zero Shard and an empty source when neither is set, and
+// otherwise names the variable it used.
+func ShardFromEnv(getenv func(string) string, count int) (sh Shard, source string, err error) {
+	atoi := func(name string) (int, error) {
+		v, err := strconv.Atoi(getenv(name))
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q is not an integer", name, getenv(name))
+		}
+		return v, nil
+	}
+	switch {
+	case getenv("JOB_COMPLETION_INDEX") != "":
+		source = "JOB_COMPLETION_INDEX"
+		if sh.Index, err = atoi(source); err != nil {
+			return Shard{}, source, err
+		}
+	case getenv("SLURM_ARRAY_TASK_ID") != "":
+		source = "SLURM_ARRAY_TASK_ID"
+		if sh.Index, err = atoi(source); err != nil {
+			return Shard{}, source, err
+		}
+		if getenv("SLURM_ARRAY_TASK_MIN") != "" {
+			lo, err := atoi("SLURM_ARRAY_TASK_MIN")
+			if err != nil {
+				return Shard{}, source, err
+			}
+			sh.Index -= lo
+		}
+		if count == 0 && getenv("SLURM_ARRAY_TASK_COUNT") != "" {
+			if count, err = atoi("SLURM_ARRAY_TASK_COUNT"); err != nil {
+				return Shard{}, source, err
+			}
+		}
+	default:
+		return Shard{}, "", nil
+	}
+	if count == 0 {
+		return Shard{}, source, fmt.Errorf("%s is set but the number of shards is not: give --shards N or --shard I/N", source)
+	}
+	sh.Count = count
+	if err := sh.validate(); err != nil {
+		return Shard{}, source, fmt.Errorf("%s: %w", source, err)
+	}
+	return sh, source, nil
+}

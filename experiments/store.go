@@ -1,0 +1,185 @@
+package experiments
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Files of a study's output directory. records/ holds one JSON file per
+// cell, named by its key; CompactedRecords holds the same records as gzip
+// JSON Lines, one record per line, for committing large results.
+const (
+	ConfigFile       = "config.yaml"
+	ManifestFile     = "manifest.json"
+	RecordsDir       = "records"
+	CompactedRecords = "records.jsonl.gz"
+)
+
+// encodeRecord returns r as one line of JSON.
+func encodeRecord(r *Record) ([]byte, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("encoding record %s: %w", r.Cell.Key(), err)
+	}
+	return append(b, '\n'), nil
+}
+
+// writeRecord stores r in dir/records/<key>.json atomically.
+func writeRecord(dir string, r *Record) error {
+	b, err := encodeRecord(r)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, RecordsDir, r.Cell.Key()+".json"), b)
+}
+
+// writeFileAtomic writes data to path so that, whatever happens, path holds
+// either its old content or all of data: it writes a temporary file in the
+// same directory, syncs it, renames it over path and syncs the directory.
+// Temporary files are named ".<name>.tmp-*"; readers ignore them.
+func writeFileAtomic(path string, data []byte) error {
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		_ = f.Close()      // the write already failed; report that
+		_ = os.Remove(tmp) // best effort: a leftover is ignored and cleaned later
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp) // best effort, as above
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp) // best effort, as above
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// isTemp reports whether name is a temporary file of writeFileAtomic.
+func isTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") }
+
+// readManifest reads dir/manifest.json.
+func readManifest(dir string) (Manifest, error) {
+	var m Manifest
+	path := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Version > RecordVersion {
+		return m, fmt.Errorf("%s: manifest version %d is newer than this program's %d; update bnmf", path, m.Version, RecordVersion)
+	}
+	return m, nil
+}
+
+// initStore prepares dir to receive the records of the study described by
+// m and its config file's bytes. A directory holding another config's
+// results (a different hash) is refused unless force, which first removes
+// the study files (config, manifest and records) that are there; other
+// files are left alone. Leftover temporary files of killed writers are
+// removed.
+func initStore(dir string, m *Manifest, config []byte, force bool) error {
+	old, err := readManifest(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil && !force:
+		return fmt.Errorf("%w (run with --force to discard this directory's results and start over)", err)
+	case err == nil && old.ConfigHash != m.ConfigHash && !force:
+		return fmt.Errorf("%s holds results of a different config (hash %.12s, now %.12s): "+
+			"set another output directory (output: in the config, or --out) to keep them, "+
+			"or run again with --force to discard them and start over", dir, old.ConfigHash, m.ConfigHash)
+	}
+	if force && !errors.Is(err, fs.ErrNotExist) {
+		for _, name := range []string{ManifestFile, ConfigFile, CompactedRecords, RecordsDir} {
+			if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("starting over in %s: %w", dir, err)
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, RecordsDir), 0o755); err != nil {
+		return err
+	}
+	if err := removeTemps(filepath.Join(dir, RecordsDir)); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), config); err != nil {
+		return err
+	}
+	return writeManifest(dir, m)
+}
+
+// writeManifest writes m as dir/manifest.json atomically.
+func writeManifest(dir string, m *Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding manifest: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n'))
+}
+
+// staleAfter is the age past which a temporary file is taken to be the
+// leftover of a killed writer rather than a write in progress by another
+// shard sharing the directory (a record takes milliseconds to write).
+const staleAfter = 10 * time.Minute
+
+// removeTemps removes the temporary files that killed writers left in dir.
+func removeTemps(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		if isTemp(e.Name()) && time.Since(info.ModTime()) > staleAfter {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
