@@ -98,7 +98,7 @@ func parseMatrixMarket(file string, r io.Reader) (*raw, error) {
 		return nil, err
 	}
 	if len(out.cells) < want {
-		return nil, lr.errorf(lr.line, "", "%d entries, but the size line declares %d", len(out.cells), want)
+		return nil, lr.errorf(lr.line, "", "the size line declares %d entries, but the file has %d", want, len(out.cells))
 	}
 	if want == 0 {
 		return nil, &ParseError{File: file, Err: ErrNoRatings}
@@ -121,9 +121,9 @@ func checkBanner(lr *lineReader, line []byte) error {
 	switch string(f[3]) {
 	case "real", "integer", "double":
 	case "pattern":
-		return lr.wrap(1, "field", errors.New(`"pattern" files have no values to factorise`))
+		return lr.wrap(1, "value type", errors.New(`"pattern" files have no values to factorise`))
 	default:
-		return lr.wrap(1, "field", errors.New(`want "real" or "integer", not `+strconv.Quote(string(f[3]))))
+		return lr.wrap(1, "value type", errors.New(`want "real" or "integer", not `+strconv.Quote(string(f[3]))))
 	}
 	if string(f[4]) != "general" {
 		return lr.wrap(1, "symmetry", errors.New(`only "general" matrices are supported, not `+strconv.Quote(string(f[4]))))

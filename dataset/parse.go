@@ -37,7 +37,8 @@ type ParseError struct {
 	Err   error
 }
 
-// Error formats the error as "file:line: field: message".
+// Error formats the error as "file:line: field: message", leaving out the
+// line and field when they are unknown.
 func (e *ParseError) Error() string {
 	var b bytes.Buffer
 	b.WriteString(e.File)
@@ -45,7 +46,7 @@ func (e *ParseError) Error() string {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
 	if e.Field != "" {
-		fmt.Fprintf(&b, ": field %s", e.Field)
+		fmt.Fprintf(&b, ": %s", e.Field)
 	}
 	fmt.Fprintf(&b, ": %v", e.Err)
 	return b.String()
