@@ -73,10 +73,10 @@ func loaderCases() []loaderCase {
 
 		{name: "ratings.csv/CRLF", format: "movielens-20m", file: "ratings.csv",
 			content: "userId,movieId,rating,timestamp\r\n1,10,5.0,1\r\n2,10,3.0,2\r\n10,2,4.0,3\r\n",
-			rowIDs: ids3, colIDs: cols2, entries: entries3},
+			rowIDs:  ids3, colIDs: cols2, entries: entries3},
 		{name: "ratings.csv/half stars", format: "movielens-latest-small", file: "ratings.csv",
 			content: "userId,movieId,rating,timestamp\n1,10,3.5,1",
-			rowIDs: []string{"1"}, colIDs: []string{"10"}, entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 3.5}}},
+			rowIDs:  []string{"1"}, colIDs: []string{"10"}, entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 3.5}}},
 		{name: "ratings.csv/no header", format: "movielens-25m", file: "ratings.csv", content: "1,10,3.5,1\n", errLine: 1},
 		{name: "ratings.csv/header only", format: "movielens-25m", file: "ratings.csv", content: "userId,movieId,rating,timestamp\n", errIs: ErrNoRatings},
 		{name: "ratings.csv/missing timestamp", format: "movielens-25m", file: "ratings.csv", content: "userId,movieId,rating,timestamp\n1,10,3.5\n", errLine: 2},
@@ -113,7 +113,7 @@ func tripletCases() []loaderCase {
 
 		{name: "mtx/ok", format: "matrix-market",
 			content: "%%MatrixMarket matrix coordinate real general\r\n% a comment\r\n\r\n3 4 2\r\n1 4 2.5\r\n3 1 1",
-			rowIDs: []string{"1", "2", "3"}, colIDs: []string{"1", "2", "3", "4"},
+			rowIDs:  []string{"1", "2", "3"}, colIDs: []string{"1", "2", "3", "4"},
 			entries: []bnmf.Entry{{Row: 0, Col: 3, Value: 2.5}, {Row: 2, Col: 0, Value: 1}}},
 		{name: "mtx/integer upper case", format: "matrix-market", content: "%%MatrixMarket MATRIX Coordinate INTEGER General\n1 1 1\n1 1 4\n",
 			rowIDs: []string{"1"}, colIDs: []string{"1"}, entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 4}}},
@@ -223,9 +223,9 @@ func TestCompareIDs(t *testing.T) {
 		{"007", "7", -1}, // equal numbers: by string
 		{"007", "8", -1},
 		{"123456789012345678901234567890", "99", 1}, // beyond int64
-		{"99", "a", -1},                             // numbers first
-		{"-1", "0", 1},                              // "-1" is not a digit string
-		{"u10", "u2", -1},                           // byte order
+		{"99", "a", -1},   // numbers first
+		{"-1", "0", 1},    // "-1" is not a digit string
+		{"u10", "u2", -1}, // byte order
 		{"x", "x", 0},
 	}
 	for _, tt := range tests {
