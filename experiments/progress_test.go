@@ -1,0 +1,50 @@
+package experiments
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestProgressLine(t *testing.T) {
+	tr := &tracker{study: "quick", total: 40, stored: 10, totalWork: 300}
+	tr.done.Store(5)
+	tr.failed.Store(1)
+	tr.running.Store(2)
+	tr.work.Store(100)
+	// 100 of 300 units of work took 90 s, so 200 more take 180 s.
+	got := tr.line(90 * time.Second)
+	want := "quick: 15/40 cells (1 failed), 2 running, 1m30s elapsed, ETA 3m00s"
+	if got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+	tr.work.Store(0)
+	if got, want := tr.line(3*time.Hour+time.Second), "quick: 15/40 cells (1 failed), 2 running, 3h00m01s elapsed"; got != want {
+		t.Errorf("line without work done\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestProgressOutput(t *testing.T) {
+	tests := []struct {
+		name     string
+		terminal bool
+		prefix   string
+	}{
+		{"plain", false, "quick: 1/4 cells, 0 running"},
+		{"terminal", true, "\r\x1b[Kquick: 1/4 cells, 0 running"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			tr := newTracker(&Progress{W: &buf, Terminal: tt.terminal, Interval: time.Hour}, "quick", 4, 0, 10)
+			tr.started()
+			tr.finished(false)
+			tr.close()
+			got := buf.String()
+			if !strings.HasPrefix(got, tt.prefix) || !strings.HasSuffix(got, "\n") || strings.Count(got, "\n") != 1 {
+				t.Errorf("output %q, want one final line starting %q", got, tt.prefix)
+			}
+		})
+	}
+}
