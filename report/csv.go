@@ -1,0 +1,101 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// csvHeader names the columns of WriteCSV.
+func csvHeader() []string {
+	return []string{
+		"study", "kind", "dataset", "config_hash",
+		"model", "rank", "fraction", "noise_ratio", "repeat", "status", "seed",
+		"rows", "cols", "train_entries", "test_entries", "sweeps", "burn_in", "thin",
+		"train_mse", "test_mse", "test_mse_of_means", "sigma2_mean",
+		"test_mse_clean", "data_variance", "var_over_mse", "var_over_mse_clean",
+		"seconds_per_sweep", "wall_seconds", "error", "warnings",
+	}
+}
+
+// WriteCSV writes a study as tidy CSV: a header, then one row per cell the
+// manifest lists, in the manifest's order. The status column is "ok",
+// "failed" or "missing"; numbers that do not apply (a missing or failed
+// cell's metrics, test metrics of a convergence study, noise metrics of
+// other studies) are empty. Records the report does not use (another
+// config hash, an unlisted cell) are not written. Non-finite values are
+// written as Inf, -Inf and NaN.
+func WriteCSV(w io.Writer, st *experiments.Study) error {
+	m := st.Manifest
+	cells := expectedCells(m)
+	expected := make(map[experiments.Cell]bool, len(cells))
+	for _, c := range cells {
+		expected[c] = true
+	}
+	records, _ := acceptRecords(st, expected) // the report lists the rejected ones as warnings
+	byCell := make(map[experiments.Cell]*experiments.Record, len(records))
+	for i := range records {
+		byCell[records[i].Cell] = &records[i]
+	}
+
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader()); err != nil {
+		return fmt.Errorf("report: csv: %w", err)
+	}
+	for _, c := range cells {
+		row := []string{m.Study, m.Kind, m.Dataset, m.ConfigHash,
+			c.Model, strconv.Itoa(c.Rank), fmtFloat(c.Fraction), fmtFloat(c.NoiseRatio), strconv.Itoa(c.Repeat)}
+		r, ok := byCell[c]
+		if !ok {
+			row = append(row, "missing")
+			row = append(row, make([]string, len(csvHeader())-len(row))...)
+		} else {
+			row = append(row, recordColumns(r, m.Kind)...)
+		}
+		if err := cw.Write(row); err != nil {
+			return fmt.Errorf("report: csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("report: csv: %w", err)
+	}
+	return nil
+}
+
+// recordColumns returns the columns of WriteCSV from status on.
+func recordColumns(r *experiments.Record, kind string) []string {
+	status := "ok"
+	if r.Error != "" {
+		status = "failed"
+	}
+	row := []string{status, strconv.FormatUint(r.Seed, 10),
+		strconv.Itoa(r.Rows), strconv.Itoa(r.Cols), strconv.Itoa(r.TrainEntries), strconv.Itoa(r.TestEntries),
+		strconv.Itoa(r.Sweeps), strconv.Itoa(r.BurnIn), strconv.Itoa(r.Thin)}
+	mt := r.Metrics
+	always := func(x float64) string { return fmtFloat(x) }
+	test := func(x float64) string {
+		if kind == experiments.KindConvergence {
+			return ""
+		}
+		return fmtFloat(x)
+	}
+	optional := func(x float64) string { // omitted from the record when not computed
+		if x == 0 {
+			return ""
+		}
+		return fmtFloat(x)
+	}
+	metrics := []string{always(mt.TrainMSE), test(mt.TestMSE), test(mt.TestMSEOfMeans), always(mt.Sigma2Mean),
+		optional(mt.TestMSEClean), optional(mt.DataVariance), optional(mt.VarOverMSE), optional(mt.VarOverMSEClean),
+		always(mt.SecondsPerSweep)}
+	if r.Error != "" {
+		metrics = make([]string, len(metrics))
+	}
+	row = append(row, metrics...)
+	return append(row, fmtFloat(r.WallSeconds), oneLine(r.Error), oneLine(strings.Join(r.Warnings, "; ")))
+}

@@ -1,0 +1,256 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// whatWasRun says in one paragraph what a study ran, from its manifest and
+// the records found.
+func whatWasRun(s *StudySummary) string {
+	m := s.Study.Manifest
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %s study `%s` ran on %s", m.Kind, m.Study, m.Dataset)
+	if m.Rows > 0 {
+		fmt.Fprintf(&b, " (%s × %s, %s observed entries)", fmtInt(m.Rows), fmtInt(m.Cols), fmtInt(m.Observed))
+	}
+	fmt.Fprintf(&b, ": models %s at ranks K = %s", strings.Join(s.Models, ", "), fmtInts(s.Ranks))
+	switch m.Kind {
+	case experiments.KindSparsity:
+		fmt.Fprintf(&b, ", fractions unobserved %s", fmtFloats(s.Fractions))
+	case experiments.KindNoise:
+		fmt.Fprintf(&b, ", noise-to-signal ratios %s", fmtFloats(s.NoiseRatios))
+	}
+	fmt.Fprintf(&b, "; %d sweeps with a burn-in of %d", m.Sweeps, m.BurnIn)
+	if m.Thin > 1 {
+		fmt.Fprintf(&b, " and thinning %d", m.Thin)
+	}
+	fmt.Fprintf(&b, "; %d repeats per setting from base seed %d (config hash `%s`). ", m.Repeats, m.BaseSeed, m.ConfigHash)
+	fmt.Fprintf(&b, "Found %d of %d cells", s.Found, s.Expected)
+	if s.Failed > 0 {
+		fmt.Fprintf(&b, ", %d of them failed", s.Failed)
+	}
+	if s.Found > 0 {
+		fmt.Fprintf(&b, "; the chains ran for %s of wall-clock time in total", fmtDuration(s.WallSeconds))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// whatItShows says in one paragraph what a study's numbers show, computed
+// from the summary and phrased as what was measured, with its uncertainty.
+func whatItShows(s *StudySummary, paper PaperValues) string {
+	if s.Found-s.Failed == 0 {
+		return "No cell has finished successfully yet, so there is nothing to show; the figures and tables appear once records arrive."
+	}
+	var text string
+	switch s.Kind() {
+	case experiments.KindConvergence:
+		text = convergenceFindings(s)
+	case experiments.KindSparsity:
+		text = sparsityFindings(s, paper)
+	case experiments.KindNoise:
+		text = noiseFindings(s)
+	default:
+		text = fmt.Sprintf("The report does not know study kind %q.", s.Kind())
+	}
+	if s.Found-s.Failed < s.Expected {
+		text += fmt.Sprintf(" These statements rest on %d of the %d expected cells; settings with fewer repeats are marked n=found/expected in the tables.",
+			s.Found-s.Failed, s.Expected)
+	}
+	return text
+}
+
+// findingRow is one row of a comparison: a setting named prefix+value
+// ("K = 20", "ratio 0.5") and the key of each model's group in it.
+type findingRow struct {
+	prefix, value string
+	key           func(model string) Key
+}
+
+// rankRows returns a row per rank of the study.
+func rankRows(s *StudySummary, key func(model string, rank int) Key) []findingRow {
+	rows := make([]findingRow, len(s.Ranks))
+	for i, k := range s.Ranks {
+		rows[i] = findingRow{"K = ", fmt.Sprint(k), func(m string) Key { return key(m, k) }}
+	}
+	return rows
+}
+
+// leaders says which model has the best mean of metric in each row (lower
+// is better unless higherBetter), grouping consecutive rows with the same
+// leader, and names the rows where the lead over the runner-up is within
+// two standard errors.
+func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, higherBetter bool, what string) string {
+	type lead struct {
+		model  string
+		prefix string
+		values []string
+	}
+	var leads []lead
+	var close []string
+	better := func(a, b float64) bool { return (higherBetter && a > b) || (!higherBetter && a < b) }
+	for _, row := range rows {
+		_, stats := s.row(row.key, metric)
+		best := bestOf(stats, higherBetter)
+		bi, ri := -1, -1 // best and runner-up
+		for i := range stats {
+			if best[i] && bi < 0 {
+				bi = i
+			}
+		}
+		if bi < 0 {
+			continue
+		}
+		for i, st := range stats {
+			if i != bi && st.N > 0 && isFinite(st.Mean) && (ri < 0 || better(st.Mean, stats[ri].Mean)) {
+				ri = i
+			}
+		}
+		m := s.Models[bi]
+		if n := len(leads); n > 0 && leads[n-1].model == m && leads[n-1].prefix == row.prefix {
+			leads[n-1].values = append(leads[n-1].values, row.value)
+		} else {
+			leads = append(leads, lead{m, row.prefix, []string{row.value}})
+		}
+		if ri >= 0 {
+			b, r := stats[bi], stats[ri]
+			se := math.Hypot(b.SE, r.SE)
+			if !isFinite(se) || math.Abs(b.Mean-r.Mean) <= 2*se {
+				close = append(close, fmt.Sprintf("%s%s (%s %s against %s %s)", row.prefix, row.value, m, fmtMeanSE(b), s.Models[ri], fmtMeanSE(r)))
+			}
+		}
+	}
+	if len(leads) == 0 {
+		return ""
+	}
+	parts := make([]string, len(leads))
+	for i, l := range leads {
+		parts[i] = fmt.Sprintf("%s at %s%s", l.model, l.prefix, strings.Join(l.values, ", "))
+	}
+	out := fmt.Sprintf("The %s is %s.", what, strings.Join(parts, "; "))
+	if len(close) > 0 {
+		out += fmt.Sprintf(" The lead is within two standard errors of the runner-up (or there are too few repeats to tell) at %s, so the order there is not resolved.",
+			strings.Join(close, "; "))
+	}
+	return out
+}
+
+func convergenceFindings(s *StudySummary) string {
+	text := leaders(s, rankRows(s, func(m string, k int) Key { return Key{Model: m, Rank: k} }),
+		func(g *Group) Stat { return g.TrainMSE }, false, "lowest mean final train MSE")
+	var falls, not []string
+	for _, m := range s.Models {
+		var ks []int
+		var means []float64
+		for _, k := range s.Ranks {
+			if g := s.Group(Key{Model: m, Rank: k}); g != nil && g.TrainMSE.N > 0 && isFinite(g.TrainMSE.Mean) {
+				ks, means = append(ks, k), append(means, g.TrainMSE.Mean)
+			}
+		}
+		if len(ks) < 2 {
+			continue
+		}
+		lowest := 0
+		steady := true
+		for i := 1; i < len(means); i++ {
+			steady = steady && means[i] < means[i-1]
+			if means[i] < means[lowest] {
+				lowest = i
+			}
+		}
+		if steady {
+			falls = append(falls, fmt.Sprintf("%s (%s at K = %d to %s at K = %d)", m, fmtSig(means[0], 3), ks[0], fmtSig(means[len(means)-1], 3), ks[len(ks)-1]))
+		} else {
+			not = append(not, fmt.Sprintf("%s (lowest %s at K = %d)", m, fmtSig(means[lowest], 3), ks[lowest]))
+		}
+	}
+	if len(falls) > 0 {
+		text += " Mean final train MSE falls with every increase of K for " + strings.Join(falls, ", ") + "."
+	}
+	if len(not) > 0 {
+		text += " It does not fall steadily with K for " + strings.Join(not, ", ") + "."
+	}
+	return strings.TrimSpace(text)
+}
+
+func sparsityFindings(s *StudySummary, paper PaperValues) string {
+	if len(s.Fractions) == 0 {
+		return ""
+	}
+	f := s.Fractions[len(s.Fractions)-1]
+	text := leaders(s, rankRows(s, func(m string, k int) Key { return Key{Model: m, Rank: k, Fraction: f} }),
+		func(g *Group) Stat { return g.TestMSE }, false,
+		fmt.Sprintf("lowest mean held-out MSE at the highest fraction unobserved, %s,", fmtG(f)))
+	var worst *Group
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		if g.Fraction == f && g.TestMSE.N > 0 && isFinite(g.TestMSE.Mean) && (worst == nil || g.TestMSE.Mean > worst.TestMSE.Mean) {
+			worst = g
+		}
+	}
+	if worst != nil {
+		text += fmt.Sprintf(" The largest mean at that fraction is %s's %s at K = %d.", worst.Model, fmtMeanSE(worst.TestMSE), worst.Rank)
+	}
+	var paperLeads []string
+	for _, k := range s.Ranks {
+		best, bestV := "", math.Inf(1)
+		for _, m := range s.Models {
+			if v, ok := paper.HeldOutMSE(s.Study.Manifest.Dataset, f, m, k); ok && v < bestV {
+				best, bestV = m, v
+			}
+		}
+		if best != "" {
+			paperLeads = append(paperLeads, fmt.Sprintf("%s at K = %d (%s)", best, k, fmtPaper(bestV)))
+		}
+	}
+	if len(paperLeads) > 0 {
+		text += fmt.Sprintf(" For comparison, the paper's Table 2 has the lowest value at this fraction for %s; it gives no NMF column.", strings.Join(paperLeads, ", "))
+	}
+	return strings.TrimSpace(text)
+}
+
+func noiseFindings(s *StudySummary) string {
+	metric := func(g *Group) Stat { return g.VarOverMSE }
+	var parts []string
+	for _, k := range s.Ranks {
+		rows := make([]findingRow, len(s.NoiseRatios))
+		for i, r := range s.NoiseRatios {
+			rows[i] = findingRow{"ratio ", fmtG(r), func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }}
+		}
+		text := leaders(s, rows, metric, true, fmt.Sprintf("highest mean var(data)/MSE (against the noisy test values) at K = %d", k))
+		if text == "" {
+			continue
+		}
+		// The spread between the best and worst model, relative to the best.
+		lo, hi := math.Inf(1), math.Inf(-1)
+		var loRow, hiRow string
+		for _, row := range rows {
+			_, stats := s.row(row.key, metric)
+			top, bottom := math.Inf(-1), math.Inf(1)
+			for _, st := range stats {
+				if st.N > 0 && isFinite(st.Mean) {
+					top, bottom = math.Max(top, st.Mean), math.Min(bottom, st.Mean)
+				}
+			}
+			if top > 0 && top >= bottom {
+				spread := (top - bottom) / top
+				if spread < lo {
+					lo, loRow = spread, row.value
+				}
+				if spread > hi {
+					hi, hiRow = spread, row.value
+				}
+			}
+		}
+		if !math.IsInf(lo, 0) {
+			text += fmt.Sprintf(" The lowest model's mean is %.0f%% below the highest at ratio %s and %.0f%% below at ratio %s, the smallest and largest gaps.",
+				100*lo, loRow, 100*hi, hiRow)
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " ")
+}

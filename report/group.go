@@ -1,0 +1,139 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// groupBuilder collects the records of one group.
+type groupBuilder struct {
+	key      Key
+	expected []int // repeats the manifest lists
+	found    map[int]bool
+	failed   int
+	notes    []repeatNote
+
+	train, test, varOver, varOverClean, seconds []float64
+	traces                                      [][]float64
+}
+
+// repeatNote is a warning about one repeat.
+type repeatNote struct {
+	repeat int
+	text   string
+}
+
+// add files a record under the group. Failed records count but give no
+// numbers.
+func (b *groupBuilder) add(r experiments.Record, kind string) {
+	b.found[r.Cell.Repeat] = true
+	if r.Error != "" {
+		b.failed++
+		b.notes = append(b.notes, repeatNote{r.Cell.Repeat, fmt.Sprintf("repeat %d failed: %s", r.Cell.Repeat, oneLine(r.Error))})
+	}
+	for _, w := range r.Warnings {
+		b.notes = append(b.notes, repeatNote{r.Cell.Repeat, fmt.Sprintf("repeat %d: %s", r.Cell.Repeat, oneLine(w))})
+	}
+	if r.Error != "" {
+		return
+	}
+	mt := r.Metrics
+	b.train = append(b.train, mt.TrainMSE)
+	if kind != experiments.KindConvergence {
+		b.test = append(b.test, mt.TestMSE)
+	}
+	// The var(data)/MSE values are omitted (zero) when not computed.
+	if mt.VarOverMSE != 0 {
+		b.varOver = append(b.varOver, mt.VarOverMSE)
+	}
+	if mt.VarOverMSEClean != 0 {
+		b.varOverClean = append(b.varOverClean, mt.VarOverMSEClean)
+	}
+	b.seconds = append(b.seconds, mt.SecondsPerSweep)
+	b.traces = append(b.traces, r.Trace.TrainMSE)
+}
+
+// build computes the group's statistics and warnings.
+func (b *groupBuilder) build() Group {
+	g := Group{
+		Key:             b.key,
+		Expected:        len(b.expected),
+		Found:           len(b.found),
+		Failed:          b.failed,
+		TrainMSE:        newStat(b.train),
+		TestMSE:         newStat(b.test),
+		VarOverMSE:      newStat(b.varOver),
+		VarOverMSEClean: newStat(b.varOverClean),
+		SecondsPerSweep: newStat(b.seconds),
+		Trace:           newTraceStats(b.traces),
+	}
+	var missing []int
+	for _, r := range b.expected {
+		if !b.found[r] {
+			missing = append(missing, r)
+		}
+	}
+	slices.Sort(missing)
+	if len(missing) > 0 {
+		g.Warnings = append(g.Warnings, fmt.Sprintf("%d of %d repeats missing (%s)",
+			len(missing), g.Expected, repeatList(missing)))
+	}
+	// By repeat, so the order does not depend on the order of the records.
+	slices.SortStableFunc(b.notes, func(x, y repeatNote) int { return x.repeat - y.repeat })
+	for _, n := range b.notes {
+		g.Warnings = append(g.Warnings, n.text)
+	}
+	for _, v := range []struct {
+		name string
+		s    Stat
+	}{
+		{"train MSE", g.TrainMSE}, {"held-out MSE", g.TestMSE},
+		{"var(data)/MSE", g.VarOverMSE}, {"var(data)/MSE (clean)", g.VarOverMSEClean},
+		{"seconds per sweep", g.SecondsPerSweep},
+	} {
+		if v.s.NonFinite > 0 {
+			g.Warnings = append(g.Warnings, fmt.Sprintf("%d non-finite %s %s left out",
+				v.s.NonFinite, v.name, plural(v.s.NonFinite, "value", "values")))
+		}
+	}
+	if g.Trace.NonFinite > 0 {
+		g.Warnings = append(g.Warnings, fmt.Sprintf("%d non-finite train MSE trace %s left out",
+			g.Trace.NonFinite, plural(g.Trace.NonFinite, "value", "values")))
+	}
+	return g
+}
+
+// repeatList writes repeats as "0, 2-5, 9".
+func repeatList(rs []int) string {
+	var parts []string
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(rs[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", rs[i], rs[j]))
+		}
+		i = j + 1
+	}
+	return "repeat " + strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// oneLine folds a message onto one line so it cannot break a table or a
+// list item.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

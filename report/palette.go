@@ -1,0 +1,123 @@
+package report
+
+import (
+	"image/color"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// paperModels returns the paper's models in the order the report shows
+// them.
+func paperModels() [5]string { return [...]string{"GEE", "GTT", "GTTN", "GRRN", "NMF"} }
+
+// SeriesStyle is how one model is drawn.
+type SeriesStyle struct {
+	Color  color.RGBA
+	Dashes []vg.Length // nil for a solid line
+	Glyph  draw.GlyphDrawer
+}
+
+// Line returns the style's line at the given width.
+func (s SeriesStyle) Line(width vg.Length) draw.LineStyle {
+	return draw.LineStyle{Color: s.Color, Width: width, Dashes: slices.Clone(s.Dashes)}
+}
+
+// Palette assigns every model a SeriesStyle. The paper's models have fixed
+// styles (NMF grey, as in the paper); other models get further distinct
+// colours in the order of their names. The zero Palette knows only the
+// paper's models.
+type Palette struct {
+	others []string // models outside the paper's, sorted
+}
+
+// NewPalette returns the palette for a set of model names (duplicates and
+// order do not matter).
+func NewPalette(models []string) Palette {
+	var others []string
+	for _, m := range models {
+		if paperIndex(m) < 0 {
+			others = append(others, m)
+		}
+	}
+	slices.Sort(others)
+	return Palette{others: slices.Compact(others)}
+}
+
+// Style returns the style of a model. A model the palette was not built
+// with is drawn in black.
+func (p Palette) Style(model string) SeriesStyle {
+	type fixed struct {
+		c      color.RGBA
+		dashes []vg.Length
+		glyph  draw.GlyphDrawer
+	}
+	known := [...]fixed{
+		{color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, []vg.Length{vg.Points(6), vg.Points(3)}, draw.RingGlyph{}},                                 // GEE: blue
+		{color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}, []vg.Length{vg.Points(2), vg.Points(2)}, draw.SquareGlyph{}},                               // GTT: orange
+		{color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, []vg.Length{vg.Points(6), vg.Points(2), vg.Points(2), vg.Points(2)}, draw.TriangleGlyph{}}, // GTTN: green
+		{color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, nil, draw.CircleGlyph{}},                                                                   // GRRN: red
+		{color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}, nil, draw.CrossGlyph{}},                                                                    // NMF: grey
+	}
+	if i := paperIndex(model); i >= 0 {
+		k := known[i]
+		return SeriesStyle{Color: k.c, Dashes: k.dashes, Glyph: k.glyph}
+	}
+	extra := [...]color.RGBA{
+		{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}, // purple
+		{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff}, // brown
+		{R: 0xe3, G: 0x77, B: 0xc2, A: 0xff}, // pink
+		{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff}, // cyan
+		{R: 0xbc, G: 0xbd, B: 0x22, A: 0xff}, // olive
+	}
+	glyphs := [...]draw.GlyphDrawer{draw.PlusGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+	i, ok := slices.BinarySearch(p.others, model)
+	if !ok {
+		return SeriesStyle{Color: color.RGBA{A: 0xff}, Glyph: draw.CircleGlyph{}}
+	}
+	s := SeriesStyle{Color: extra[i%len(extra)], Glyph: glyphs[i%len(glyphs)]}
+	if i >= len(extra) { // colours repeat: tell the series apart by dashes
+		s.Dashes = []vg.Length{vg.Points(1 + float64(i/len(extra))), vg.Points(3)}
+	}
+	return s
+}
+
+// paperIndex returns the position of model among the paper's models
+// (ignoring case), or -1.
+func paperIndex(model string) int {
+	for i, m := range paperModels() {
+		if strings.EqualFold(m, model) {
+			return i
+		}
+	}
+	return -1
+}
+
+// compareModels orders the paper's models first, in the paper's order,
+// then the others by name.
+func compareModels(a, b string) int {
+	ia, ib := paperIndex(a), paperIndex(b)
+	switch {
+	case ia >= 0 && ib >= 0:
+		return ia - ib
+	case ia >= 0:
+		return -1
+	case ib >= 0:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// sortModels returns the distinct models in report order.
+func sortModels(models []string) []string {
+	out := slices.Clone(models)
+	slices.SortFunc(out, func(a, b string) int {
+		if c := compareModels(a, b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return slices.Compact(out)
+}

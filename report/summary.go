@@ -1,0 +1,287 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// Summary is the report's model of a set of studies: everything the
+// renderers draw, computed once from the records.
+type Summary struct {
+	// Studies are ordered by directory, then name.
+	Studies []*StudySummary
+	// Palette gives every model found in any study its colour, dash and
+	// glyph, so a model looks the same in every figure.
+	Palette Palette
+}
+
+// StudySummary summarises one study.
+type StudySummary struct {
+	// Study is the study as collected; its records feed WriteCSV.
+	Study *experiments.Study
+	// Models, Ranks, Fractions and NoiseRatios are the values the study
+	// varies: the manifest's, plus any found only in records. Models are
+	// in the paper's order (GEE, GTT, GTTN, GRRN, NMF, then others by
+	// name); the rest ascend.
+	Models      []string
+	Ranks       []int
+	Fractions   []float64
+	NoiseRatios []float64
+	// Groups holds one group per model, rank and fraction or noise ratio,
+	// ordered by model, rank, fraction and noise ratio. A group the
+	// manifest expects but no record reached is present with zero counts.
+	Groups []Group
+	// Timing pools seconds per sweep over fractions and noise ratios, one
+	// entry per model and rank, in the order of Groups.
+	Timing []RankStat
+	// Expected counts the cells the manifest lists, Found the records used
+	// (finished or failed) and Failed those with an error.
+	Expected, Found, Failed int
+	// WallSeconds sums the chains' wall-clock times over the records used.
+	WallSeconds float64
+	// Warnings are about the study as a whole: the collector's problems and
+	// records that were not used.
+	Warnings []string
+}
+
+// Key identifies a group of repeats: a model at a rank and, for sparsity
+// and noise studies, a fraction unobserved or a noise-to-signal ratio.
+type Key struct {
+	Model      string
+	Rank       int
+	Fraction   float64
+	NoiseRatio float64
+}
+
+// Group summarises the repeats of one Key.
+type Group struct {
+	Key
+	// Expected counts the repeats the manifest lists, Found the records
+	// found for them and Failed the found ones whose cell failed.
+	Expected, Found, Failed int
+	// Metric statistics over the repeats that did not fail. TestMSE is
+	// left empty in convergence studies, which have no test set, and the
+	// var(data)/MSE statistics count only records that carry the value.
+	TrainMSE, TestMSE, VarOverMSE, VarOverMSEClean, SecondsPerSweep Stat
+	// Trace summarises the per-sweep train MSE.
+	Trace TraceStats
+	// Warnings say what affects these numbers: failed and missing repeats,
+	// values left out, and the records' own warnings.
+	Warnings []string
+}
+
+// RankStat is a statistic for one model at one rank, pooled over
+// fractions or noise ratios.
+type RankStat struct {
+	Model string
+	Rank  int
+	// Expected counts the cells the manifest lists for the model and rank.
+	Expected int
+	Stat
+}
+
+// String names the key in words, leaving out what it does not vary.
+func (k Key) String() string {
+	s := fmt.Sprintf("%s, K = %d", k.Model, k.Rank)
+	if k.Fraction != 0 {
+		s += ", fraction unobserved " + fmtG(k.Fraction)
+	}
+	if k.NoiseRatio != 0 {
+		s += ", noise ratio " + fmtG(k.NoiseRatio)
+	}
+	return s
+}
+
+// Used returns the number of records that did not fail.
+func (g *Group) Used() int { return g.Found - g.Failed }
+
+// Group returns the group of k, or nil if the study has none.
+func (s *StudySummary) Group(k Key) *Group {
+	for i := range s.Groups {
+		if s.Groups[i].Key == k {
+			return &s.Groups[i]
+		}
+	}
+	return nil
+}
+
+// Name returns the study's name.
+func (s *StudySummary) Name() string { return s.Study.Manifest.Study }
+
+// Kind returns the study's kind (experiments.KindConvergence, ...).
+func (s *StudySummary) Kind() string { return s.Study.Manifest.Kind }
+
+// Summarise reduces studies to a Summary. It never fails: what is missing
+// or wrong in a study becomes a warning. It panics with a "report: ..."
+// message if a study is nil.
+func Summarise(studies []*experiments.Study) *Summary {
+	sum := &Summary{}
+	var models []string
+	for _, st := range studies {
+		if st == nil {
+			panic("report: Summarise: nil study")
+		}
+		ss := summariseStudy(st)
+		sum.Studies = append(sum.Studies, ss)
+		models = append(models, ss.Models...)
+	}
+	slices.SortStableFunc(sum.Studies, func(a, b *StudySummary) int {
+		return cmp.Or(strings.Compare(a.Study.Dir, b.Study.Dir), strings.Compare(a.Name(), b.Name()))
+	})
+	sum.Palette = NewPalette(models)
+	return sum
+}
+
+// expectedCells returns the cells the manifest expects: its cell list, or
+// when that is empty, the product of its models, ranks, fractions or noise
+// ratios, and repeats.
+func expectedCells(m experiments.Manifest) []experiments.Cell {
+	if len(m.Cells) > 0 {
+		return m.Cells
+	}
+	var cells []experiments.Cell
+	for _, model := range m.Models {
+		for _, k := range m.Ranks {
+			add := func(c experiments.Cell) {
+				for r := range m.Repeats {
+					c.Repeat = r
+					cells = append(cells, c)
+				}
+			}
+			switch {
+			case m.Kind == experiments.KindSparsity && len(m.Fractions) > 0:
+				for _, f := range m.Fractions {
+					add(experiments.Cell{Model: model, Rank: k, Fraction: f})
+				}
+			case m.Kind == experiments.KindNoise && len(m.NoiseRatios) > 0:
+				for _, nr := range m.NoiseRatios {
+					add(experiments.Cell{Model: model, Rank: k, NoiseRatio: nr})
+				}
+			default:
+				add(experiments.Cell{Model: model, Rank: k})
+			}
+		}
+	}
+	return cells
+}
+
+func keyOf(c experiments.Cell) Key {
+	return Key{Model: c.Model, Rank: c.Rank, Fraction: c.Fraction, NoiseRatio: c.NoiseRatio}
+}
+
+// acceptRecords returns the records of st that belong to its manifest, one
+// per cell, and a warning for each one left out.
+func acceptRecords(st *experiments.Study, expected map[experiments.Cell]bool) ([]experiments.Record, []string) {
+	m := st.Manifest
+	var used []experiments.Record
+	var warns []string
+	seen := make(map[experiments.Cell]bool)
+	for _, r := range st.Records {
+		why := ""
+		switch {
+		case r.Version > experiments.RecordVersion:
+			why = fmt.Sprintf("record version %d is newer than %d", r.Version, experiments.RecordVersion)
+		case m.ConfigHash != "" && r.ConfigHash != m.ConfigHash:
+			why = fmt.Sprintf("config hash %s differs from the manifest's %s", r.ConfigHash, m.ConfigHash)
+		case m.Kind != "" && r.Kind != "" && r.Kind != m.Kind:
+			why = fmt.Sprintf("kind %q differs from the manifest's %q", r.Kind, m.Kind)
+		case len(expected) > 0 && !expected[r.Cell]:
+			why = "the manifest does not list this cell"
+		case seen[r.Cell]:
+			why = "a second record for the same cell"
+		}
+		if why != "" {
+			warns = append(warns, fmt.Sprintf("record for %s, repeat %d not used: %s", keyOf(r.Cell), r.Cell.Repeat, why))
+			continue
+		}
+		seen[r.Cell] = true
+		used = append(used, r)
+	}
+	return used, warns
+}
+
+func summariseStudy(st *experiments.Study) *StudySummary {
+	m := st.Manifest
+	ss := &StudySummary{Study: st, Warnings: slices.Clone(st.Problems)}
+	cells := expectedCells(m)
+	expected := make(map[experiments.Cell]bool, len(cells))
+	for _, c := range cells {
+		expected[c] = true
+	}
+	ss.Expected = len(expected)
+	records, warns := acceptRecords(st, expected)
+	ss.Warnings = append(ss.Warnings, warns...)
+
+	byKey := make(map[Key]*groupBuilder)
+	get := func(k Key) *groupBuilder {
+		b, ok := byKey[k]
+		if !ok {
+			b = &groupBuilder{key: k, found: make(map[int]bool)}
+			byKey[k] = b
+		}
+		return b
+	}
+	for _, c := range cells {
+		b := get(keyOf(c))
+		b.expected = append(b.expected, c.Repeat)
+	}
+	for _, r := range records {
+		get(keyOf(r.Cell)).add(r, m.Kind)
+		ss.Found++
+		ss.WallSeconds += r.WallSeconds
+		if r.Error != "" {
+			ss.Failed++
+		}
+	}
+
+	ss.Models = append(ss.Models, m.Models...)
+	ss.Ranks = append(ss.Ranks, m.Ranks...)
+	ss.Fractions = append(ss.Fractions, m.Fractions...)
+	ss.NoiseRatios = append(ss.NoiseRatios, m.NoiseRatios...)
+	type modelRank struct {
+		model string
+		rank  int
+	}
+	timing := make(map[modelRank][]float64)
+	timingExpected := make(map[modelRank]int)
+	for k, b := range byKey {
+		ss.Models = append(ss.Models, k.Model)
+		ss.Ranks = append(ss.Ranks, k.Rank)
+		if m.Kind == experiments.KindSparsity {
+			ss.Fractions = append(ss.Fractions, k.Fraction)
+		}
+		if m.Kind == experiments.KindNoise {
+			ss.NoiseRatios = append(ss.NoiseRatios, k.NoiseRatio)
+		}
+		ss.Groups = append(ss.Groups, b.build())
+		mr := modelRank{k.Model, k.Rank}
+		timing[mr] = append(timing[mr], b.seconds...)
+		timingExpected[mr] += len(b.expected)
+	}
+	ss.Models = sortModels(ss.Models)
+	ss.Ranks = sortedUnique(ss.Ranks)
+	ss.Fractions = sortedUnique(ss.Fractions)
+	ss.NoiseRatios = sortedUnique(ss.NoiseRatios)
+	slices.SortFunc(ss.Groups, func(a, b Group) int { return compareKeys(a.Key, b.Key) })
+	for mr, xs := range timing {
+		ss.Timing = append(ss.Timing, RankStat{Model: mr.model, Rank: mr.rank, Expected: timingExpected[mr], Stat: newStat(xs)})
+	}
+	slices.SortFunc(ss.Timing, func(a, b RankStat) int {
+		return compareKeys(Key{Model: a.Model, Rank: a.Rank}, Key{Model: b.Model, Rank: b.Rank})
+	})
+	return ss
+}
+
+func compareKeys(a, b Key) int {
+	return cmp.Or(compareModels(a.Model, b.Model), cmp.Compare(a.Rank, b.Rank),
+		cmp.Compare(a.Fraction, b.Fraction), cmp.Compare(a.NoiseRatio, b.NoiseRatio))
+}
+
+func sortedUnique[T cmp.Ordered](xs []T) []T {
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}

@@ -1,0 +1,81 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// checkGolden compares got with testdata/name; on a mismatch it writes
+// testdata/name.got to inspect, and with -update it rewrites the golden
+// file.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		if err := os.WriteFile(path+".got", got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("%s differs from the golden file; see %s.got (go test -update accepts it)", name, path)
+	}
+}
+
+func TestTablesGolden(t *testing.T) {
+	conv := convergenceFixture().study(t, "conv", "convergence")
+	sparse := troubledSparsity(t, "sparse")
+	noise := noiseFixture().study(t, "noise", "noise")
+	synth := convergenceFixture().study(t, "synth", "quick")
+	synth.Manifest.Dataset, synth.Manifest.Rows, synth.Manifest.Cols, synth.Manifest.Observed = "synthetic", 200, 150, 2400
+	sum := Summarise([]*experiments.Study{conv, sparse, noise, synth})
+	byName := func(name string) *StudySummary {
+		t.Helper()
+		for _, s := range sum.Studies {
+			if s.Name() == name {
+				return s
+			}
+		}
+		t.Fatalf("no study %q", name)
+		return nil
+	}
+	paper := Paper()
+	tests := []struct {
+		golden string
+		write  func(*bytes.Buffer) error
+	}{
+		{"table1.md", func(b *bytes.Buffer) error { return WriteDataTable(b, sum, paper) }},
+		{"table2-0.97.md", func(b *bytes.Buffer) error { return WriteHeldOutTable(b, byName("table2"), 0.97, paper) }},
+		{"table2-0.98.md", func(b *bytes.Buffer) error { return WriteHeldOutTable(b, byName("table2"), 0.98, paper) }},
+		{"sparsity.md", func(b *bytes.Buffer) error { return WriteSparsityTable(b, byName("table2")) }},
+		{"convergence.md", func(b *bytes.Buffer) error { return WriteConvergenceTable(b, byName("convergence")) }},
+		{"timing.md", func(b *bytes.Buffer) error { return WriteTimingTable(b, byName("table2")) }},
+		{"noise.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise"), false) }},
+		{"noise-clean.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise"), true) }},
+		{"warnings.md", func(b *bytes.Buffer) error { return WriteWarnings(b, byName("table2")) }},
+		{"warnings-none.md", func(b *bytes.Buffer) error { return WriteWarnings(b, byName("convergence")) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tt.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tt.golden, b.Bytes())
+		})
+	}
+}
