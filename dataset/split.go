@@ -49,8 +49,10 @@ func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source
 
 	grid := float64(r.Rows) * float64(r.Cols)
 	need := max(len(cover), 1)
-	lo := math.Ceil((1-float64(len(r.Entries))/grid)*1e6) / 1e6
-	hi := math.Floor((1-float64(need)/grid)*1e6) / 1e6
+	// The range, rounded inwards to 6 decimals; the slack absorbs rounding
+	// errors when a bound is a round number.
+	lo := math.Ceil((1-float64(len(r.Entries))/grid)*1e6-1e-6) / 1e6
+	hi := math.Floor((1-float64(need)/grid)*1e6+1e-6) / 1e6
 	size := math.Round((1 - fraction) * grid)
 	if math.IsNaN(fraction) || size > float64(len(r.Entries)) || size < float64(need) {
 		return nil, nil, fmt.Errorf("dataset %s: fraction unobserved %v is outside the allowed range [%.6f, %.6f]: "+
