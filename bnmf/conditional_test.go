@@ -549,9 +549,6 @@ func TestConditionalHyperparameters(t *testing.T) {
 	}
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.param == "tau" && testing.Short() {
-				t.Skip("integrates one density per draw: about a second per case")
-			}
 			model := condModels[tc.model]
 			c, _ := condChain(t, f, model, 1)
 			h, ok := c.sides[0].prior.(*hierarchicalPrior)
