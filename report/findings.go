@@ -34,7 +34,7 @@ func whatWasRun(s *StudySummary) string {
 		fmt.Fprintf(&b, ", %d of them failed", s.Failed)
 	}
 	if s.Found > 0 {
-		fmt.Fprintf(&b, "; the chains ran for %s of wall-clock time in total", fmtDuration(s.WallSeconds))
+		fmt.Fprintf(&b, "; the chains' wall-clock times sum to %s", fmtDuration(s.WallSeconds))
 	}
 	b.WriteString(".")
 	return b.String()
@@ -65,17 +65,18 @@ func whatItShows(s *StudySummary, paper PaperValues) string {
 }
 
 // findingRow is one row of a comparison: a setting named prefix+value
-// ("K = 20", "ratio 0.5") and the key of each model's group in it.
+// ("K = 20", "ratio 0.5"), the prefix for several values ("ratios "), and
+// the key of each model's group in it.
 type findingRow struct {
-	prefix, value string
-	key           func(model string) Key
+	prefix, value, plural string
+	key                   func(model string) Key
 }
 
 // rankRows returns a row per rank of the study.
 func rankRows(s *StudySummary, key func(model string, rank int) Key) []findingRow {
 	rows := make([]findingRow, len(s.Ranks))
 	for i, k := range s.Ranks {
-		rows[i] = findingRow{"K = ", fmt.Sprint(k), func(m string) Key { return key(m, k) }}
+		rows[i] = findingRow{"K = ", fmt.Sprint(k), "K = ", func(m string) Key { return key(m, k) }}
 	}
 	return rows
 }
@@ -86,9 +87,9 @@ func rankRows(s *StudySummary, key func(model string, rank int) Key) []findingRo
 // two standard errors.
 func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, higherBetter bool, what string) string {
 	type lead struct {
-		model  string
-		prefix string
-		values []string
+		model          string
+		prefix, plural string
+		values         []string
 	}
 	var leads []lead
 	var close []string
@@ -114,7 +115,7 @@ func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, highe
 		if n := len(leads); n > 0 && leads[n-1].model == m && leads[n-1].prefix == row.prefix {
 			leads[n-1].values = append(leads[n-1].values, row.value)
 		} else {
-			leads = append(leads, lead{m, row.prefix, []string{row.value}})
+			leads = append(leads, lead{m, row.prefix, row.plural, []string{row.value}})
 		}
 		if ri >= 0 {
 			b, r := stats[bi], stats[ri]
@@ -129,7 +130,11 @@ func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, highe
 	}
 	parts := make([]string, len(leads))
 	for i, l := range leads {
-		parts[i] = fmt.Sprintf("%s at %s%s", l.model, l.prefix, strings.Join(l.values, ", "))
+		prefix := l.prefix
+		if len(l.values) > 1 {
+			prefix = l.plural
+		}
+		parts[i] = fmt.Sprintf("%s at %s%s", l.model, prefix, strings.Join(l.values, ", "))
 	}
 	out := fmt.Sprintf("The %s is %s.", what, strings.Join(parts, "; "))
 	if len(close) > 0 {
@@ -219,7 +224,7 @@ func noiseFindings(s *StudySummary) string {
 	for _, k := range s.Ranks {
 		rows := make([]findingRow, len(s.NoiseRatios))
 		for i, r := range s.NoiseRatios {
-			rows[i] = findingRow{"ratio ", fmtG(r), func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }}
+			rows[i] = findingRow{"ratio ", fmtG(r), "ratios ", func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }}
 		}
 		text := leaders(s, rows, metric, true, fmt.Sprintf("highest mean var(data)/MSE (against the noisy test values) at K = %d", k))
 		if text == "" {

@@ -166,7 +166,11 @@ func (o *studyOutput) section(b *bytes.Buffer, root string) error {
 	}
 	fmt.Fprintf(b, "All cells as tidy CSV: [%s](%s).\n\n", filepath.ToSlash(filepath.Base(o.csv)), relLink(root, o.csv))
 	b.WriteString("### Warnings\n\n")
-	return WriteWarnings(b, s)
+	if err := WriteWarnings(b, s); err != nil {
+		return err
+	}
+	b.WriteString("\n")
+	return nil
 }
 
 // writeReadmeHead writes the README's title, introduction and Table 1.

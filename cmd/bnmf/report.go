@@ -3,9 +3,81 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"path/filepath"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/report"
 )
 
+// runReport implements "bnmf report RESULTS_DIR": it finds every study
+// under RESULTS_DIR (a study directory or a root holding several), loads
+// their stored records and writes the figures, tables and CSV into each
+// study's directory and RESULTS_DIR/README.md. It never runs a sampler.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("report: not available yet")
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // usage is printed below, to stdout for --help
+	quiet := fs.Bool("quiet", false, "print only the README's path, not every file written")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "Usage: bnmf report [flags] RESULTS_DIR")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, convergence,")
+		fmt.Fprintln(w, "timing) and a tidy CSV of every study under RESULTS_DIR from its stored")
+		fmt.Fprintln(w, "records, into each study's figures/ and tables/ directories, and writes")
+		fmt.Fprintln(w, "RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory")
+		fmt.Fprintln(w, "or a root holding several. No sampler is run.")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Flags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return err
+		}
+		usage(stderr)
+		return fmt.Errorf("report: %w", err)
+	}
+	if fs.NArg() != 1 {
+		usage(stderr)
+		return fmt.Errorf("report: want one RESULTS_DIR, got %d arguments", fs.NArg())
+	}
+	root := fs.Arg(0)
+	dirs, err := experiments.FindStudies(root)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("report: no study under %s (a study directory holds %s)", root, experiments.ManifestFile)
+	}
+	studies := make([]*experiments.Study, 0, len(dirs))
+	for _, dir := range dirs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st, err := experiments.LoadStudy(dir)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		studies = append(studies, st)
+	}
+	written, err := report.Write(root, studies, report.Options{})
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		for _, path := range written {
+			fmt.Fprintln(stdout, "wrote", path)
+		}
+	}
+	noun := "studies"
+	if len(studies) == 1 {
+		noun = "study"
+	}
+	fmt.Fprintf(stdout, "report of %d %s: %s\n", len(studies), noun, filepath.Join(root, "README.md"))
+	return nil
 }

@@ -1,0 +1,202 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// threeStudies returns a study of each kind with directories under root.
+func threeStudies(t *testing.T, root string) []*experiments.Study {
+	t.Helper()
+	return []*experiments.Study{
+		convergenceFixture().study(t, filepath.Join(root, "convergence"), "convergence"),
+		troubledSparsity(t, filepath.Join(root, "table2")),
+		noiseFixture().study(t, filepath.Join(root, "noise"), "noise"),
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	root := t.TempDir()
+	written, err := Write(root, threeStudies(t, root), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "readme.md", readme)
+
+	want := []string{
+		"convergence/figures/fig2-convergence.png", "convergence/tables/convergence.md", "convergence/tables/timing.md", "convergence/cells.csv",
+		"noise/figures/fig4-noise.png", "noise/tables/noise.md", "noise/tables/noise-clean.md", "noise/tables/timing.md", "noise/cells.csv",
+		"table2/figures/fig5-sparsity.png", "table2/tables/table2-0.97.md", "table2/tables/table2-0.98.md",
+		"table2/tables/sparsity.md", "table2/tables/timing.md", "table2/cells.csv", "README.md",
+	}
+	var got []string
+	for _, p := range written {
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, filepath.ToSlash(rel))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("written:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, p := range written {
+		if strings.HasSuffix(p, ".png") {
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = png.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+		}
+	}
+}
+
+// readTree returns every file under root by relative path.
+func readTree(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := make(map[string][]byte)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		files[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	if _, err := Write(a, threeStudies(t, a), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The same studies in another order give the same bytes.
+	studies := threeStudies(t, b)
+	studies[0], studies[2] = studies[2], studies[0]
+	if _, err := Write(b, studies, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	fa, fb := readTree(t, a), readTree(t, b)
+	if len(fa) != len(fb) || len(fa) != 16 {
+		t.Fatalf("%d and %d files, want 16 each", len(fa), len(fb))
+	}
+	for name, x := range fa {
+		if !bytes.Equal(x, fb[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+func TestWriteUnfinished(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*experiments.Study)
+		want []string // in the README
+	}{
+		{"empty", func(st *experiments.Study) { st.Records = nil }, []string{
+			"Found 0 of 360 cells.",
+			"No cell has finished successfully yet",
+			"The figure is not drawn: no cell has finished yet.",
+			"No records yet: all 360 cells of the manifest are missing.",
+		}},
+		{"half", func(st *experiments.Study) { st.Records = st.Records[:len(st.Records)/2] }, []string{
+			"Found 180 of 360 cells",
+			"These statements rest on 180 of the 360 expected cells",
+			"— (n=0/3)",
+			"GRRN, K = 20, fraction unobserved 0.93: 3 of 3 repeats missing (repeat 0–2)",
+		}},
+		{"all failed", func(st *experiments.Study) {
+			for i := range st.Records {
+				st.Records[i].Error = "out of memory"
+			}
+		}, []string{
+			"Found 360 of 360 cells, 360 of them failed;",
+			"GEE, K = 20, fraction unobserved 0.93: repeat 0 failed: out of memory",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			st := sparsityFixture().study(t, filepath.Join(root, "s"), "sparsity")
+			tt.edit(st)
+			if _, err := Write(root, []*experiments.Study{st}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(string(readme), w) {
+					t.Errorf("README lacks %q", w)
+				}
+			}
+		})
+	}
+}
+
+// TestWriteFromStore writes a study in the result store's layout, loads it
+// with experiments.LoadStudy and checks the report matches the one made
+// from the same study in memory.
+func TestWriteFromStore(t *testing.T) {
+	mem, disk := t.TempDir(), t.TempDir()
+	fx := convergenceFixture()
+	st := fx.study(t, filepath.Join(disk, "conv"), "convergence")
+	writeJSON := func(path string, v any) {
+		t.Helper()
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(st.Dir, experiments.RecordsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeJSON(filepath.Join(st.Dir, experiments.ManifestFile), st.Manifest)
+	for _, r := range st.Records {
+		writeJSON(filepath.Join(st.Dir, experiments.RecordsDir, r.Cell.Key()+".json"), r)
+	}
+	loaded, err := experiments.LoadStudy(st.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(disk, []*experiments.Study{loaded}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(mem, []*experiments.Study{fx.study(t, filepath.Join(mem, "conv"), "convergence")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := readTree(t, mem), readTree(t, disk)
+	for name, x := range a {
+		if !bytes.Equal(x, b[name]) {
+			t.Errorf("%s differs between the stored and the in-memory study", name)
+		}
+	}
+}
