@@ -3,9 +3,61 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+
+	"github.com/bnmf-lab/bnmf/experiments"
 )
 
+const mergeUsage = `Usage: bnmf merge --out DIR [--compact] STUDY_DIR...
+
+Combines the result stores of one study run in shards (bnmf run --shard) on
+several machines into the store at DIR. Every input must hold results of
+the same config; stores of different configs are refused. DIR may be one of
+the inputs, and its records are kept.
+
+With --compact the records are written as one gzip-compressed JSON Lines
+file, records.jsonl.gz, for committing large results; "bnmf merge --compact
+--out DIR DIR" compacts a study in place.
+
+Flags:
+`
+
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("merge: not available yet")
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // usage is printed below: to stdout for --help
+	out := fs.String("out", "", "write the merged study to `DIR` (required)")
+	compact := fs.Bool("compact", false, "store the records as records.jsonl.gz instead of records/")
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, mergeUsage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return err
+		}
+		usage(stderr)
+		return fmt.Errorf("merge: %w", err)
+	}
+	switch {
+	case *out == "":
+		usage(stderr)
+		return errors.New("merge: --out is required")
+	case fs.NArg() == 0:
+		usage(stderr)
+		return errors.New("merge: no study directory given")
+	}
+	st, err := experiments.Merge(*out, fs.Args(), experiments.MergeOptions{Compact: *compact})
+	if err != nil {
+		return err
+	}
+	for _, p := range st.Problems {
+		fmt.Fprintln(stderr, "warning: not merged:", p)
+	}
+	fmt.Fprintf(stdout, "%s: %d of %d cells stored in %s\n", st.Manifest.Study, len(st.Records), len(st.Manifest.Cells), *out)
+	return nil
 }

@@ -3,9 +3,148 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/bnmf-lab/bnmf/experiments"
 )
 
+const runUsage = `Usage: bnmf run [flags] CONFIG...
+
+Runs the studies that the YAML configs describe (see configs/), one after
+another, writing each cell's record to the study's output directory as soon
+as its chain finishes. Every config is checked, and its data loaded, before
+any chain starts. Running a config again resumes it: cells that have a
+record are skipped. A config whose output directory holds results of a
+different config is refused (see --force).
+
+Progress goes to standard error; the output directory of each finished
+study is printed on standard output. Ctrl-C stops within a sweep and keeps
+every finished cell.
+
+Flags:
+`
+
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("run: not available yet")
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // usage is printed below: to stdout for --help
+	var (
+		workers  = fs.Int("workers", 0, "cores to use `N`; 0 means all")
+		shardArg = fs.String("shard", "", "run only shard `I/N` of the cells (default: from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID)")
+		shards   = fs.Int("shards", 0, "the number of shards `N` when the index comes from the environment")
+		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
+		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
+		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
+		every    = fs.Duration("progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
+	)
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, runUsage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
+			return err
+		}
+		usage(stderr)
+		return fmt.Errorf("run: %w", err)
+	}
+	files := fs.Args()
+	switch {
+	case len(files) == 0:
+		usage(stderr)
+		return errors.New("run: no config given")
+	case *out != "" && len(files) > 1:
+		return errors.New("run: --out takes a single config")
+	case *workers < 0:
+		return fmt.Errorf("run: --workers %d must not be negative", *workers)
+	}
+	shard, err := pickShard(*shardArg, *shards, stderr)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+
+	plans := make([]*experiments.Plan, 0, len(files))
+	for _, file := range files {
+		cfg, err := experiments.LoadConfig(file)
+		if err != nil {
+			return err
+		}
+		p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir})
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
+	}
+
+	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: *every}
+	for _, p := range plans {
+		sum, err := p.Run(ctx, experiments.RunOptions{Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress})
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again:\n  bnmf run %s\n",
+				sum.Stored+sum.Ran, sum.Cells, p.Config.Name, sum.Dir, quoteArgs(args))
+			return errors.New("run: interrupted")
+		}
+		if err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		fmt.Fprintf(stderr, "%s: ran %d cells in %s; %d of %d stored in %s\n",
+			p.Config.Name, sum.Ran, sum.Elapsed.Round(time.Second), sum.Stored+sum.Ran, sum.Cells, sum.Dir)
+		if sum.Failed > 0 {
+			fmt.Fprintf(stderr, "%s: %d cells failed; their records hold the error (delete those files and run again to retry)\n", p.Config.Name, sum.Failed)
+		}
+		fmt.Fprintln(stdout, sum.Dir)
+	}
+	return nil
+}
+
+// pickShard returns the shard given by --shard, else by the environment of
+// a Kubernetes indexed Job or a Slurm job array, else all cells.
+func pickShard(arg string, count int, stderr io.Writer) (experiments.Shard, error) {
+	if count < 0 {
+		return experiments.Shard{}, fmt.Errorf("--shards %d must not be negative", count)
+	}
+	if arg != "" {
+		sh, err := experiments.ParseShard(arg)
+		if err == nil && count != 0 && count != sh.Count {
+			err = fmt.Errorf("--shard %s and --shards %d disagree", arg, count)
+		}
+		return sh, err
+	}
+	sh, source, err := experiments.ShardFromEnv(os.Getenv, count)
+	if err != nil {
+		return sh, err
+	}
+	if source != "" {
+		fmt.Fprintf(stderr, "running shard %s (from %s)\n", sh, source)
+	} else if count != 0 {
+		return sh, errors.New("--shards needs --shard I/N or a job index in JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID")
+	}
+	return sh, nil
+}
+
+// isTerminal reports whether w is a terminal, for progress drawn in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// quoteArgs joins args for a shell, quoting those that need it.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~!") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
 }

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// runTestConfig writes a tiny convergence study and returns its path.
+func runTestConfig(t *testing.T, seed string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tiny.yaml")
+	src := `kind: convergence
+dataset:
+  name: synthetic
+  synthetic: {rows: 20, cols: 30, rank: 2, density: 0.3, seed: 1}
+models: [{name: GRRN}, {name: NMF}]
+ranks: [2]
+repeats: 2
+sweeps: 20
+burn_in: 10
+seed: ` + seed + "\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunHelp(t *testing.T) {
+	for _, cmd := range []string{"run", "merge"} {
+		var stdout, stderr bytes.Buffer
+		c := commandNamed(t, cmd)
+		err := c.run(context.Background(), []string{"--help"}, &stdout, &stderr)
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%s --help returned %v, want flag.ErrHelp", cmd, err)
+		}
+		if !strings.HasPrefix(stdout.String(), "Usage: bnmf "+cmd) || !strings.Contains(stdout.String(), "-out") {
+			t.Errorf("%s --help printed %q, want the usage with its flags", cmd, stdout.String())
+		}
+	}
+}
+
+func commandNamed(t *testing.T, name string) command {
+	t.Helper()
+	for _, c := range commands() {
+		if c.name == name {
+			return c
+		}
+	}
+	t.Fatalf("no command %q", name)
+	return command{}
+}
+
+func TestRunErrors(t *testing.T) {
+	cfg := runTestConfig(t, "1")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no config", nil, "run: no config given"},
+		{"bad shard", []string{"--shard", "3/3", cfg}, "run: shard 3/3: want 0 <= I < N"},
+		{"shards without index", []string{"--shards", "4", cfg}, "run: --shards needs --shard I/N"},
+		{"out with two configs", []string{"--out", "x", cfg, cfg}, "run: --out takes a single config"},
+		{"bad config", []string{"../../experiments/testdata/bad-negative-rank.yaml"},
+			"../../experiments/testdata/bad-negative-rank.yaml:5: ranks[1]: rank -5 must be positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("JOB_COMPLETION_INDEX", "")
+			t.Setenv("SLURM_ARRAY_TASK_ID", "")
+			var stdout, stderr bytes.Buffer
+			err := runRun(context.Background(), tt.args, &stdout, &stderr)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one starting %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunAndMerge(t *testing.T) {
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	cfg := runTestConfig(t, "1")
+	root := t.TempDir()
+	var shardDirs []string
+	for i, shard := range []string{"0/2", "1/2"} {
+		dir := filepath.Join(root, "shard"+shard[:1])
+		var stdout, stderr bytes.Buffer
+		if err := runRun(context.Background(), []string{"--workers", "2", "--shard", shard, "--out", dir, cfg}, &stdout, &stderr); err != nil {
+			t.Fatalf("shard %d: %v\n%s", i, err, stderr.String())
+		}
+		if got := stdout.String(); got != dir+"\n" {
+			t.Errorf("shard %d printed %q on stdout, want the output directory", i, got)
+		}
+		shardDirs = append(shardDirs, dir)
+	}
+
+	merged := filepath.Join(root, "merged")
+	var stdout, stderr bytes.Buffer
+	if err := runMerge(context.Background(), append([]string{"--out", merged, "--compact"}, shardDirs...), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "tiny: 4 of 4 cells stored in " + merged + "\n"; stdout.String() != want {
+		t.Errorf("merge printed %q, want %q", stdout.String(), want)
+	}
+	st, err := experiments.LoadStudy(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Records) != 4 || len(st.Problems) != 0 {
+		t.Errorf("merged study has %d records and problems %v; want 4 and none", len(st.Records), st.Problems)
+	}
+
+	// A study of another config (another seed) cannot join them.
+	other := filepath.Join(root, "other")
+	if err := runRun(context.Background(), []string{"--out", other, runTestConfig(t, "2")}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	err = runMerge(context.Background(), []string{"--out", filepath.Join(root, "mixed"), shardDirs[0], other}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "only shards of one config can be merged") {
+		t.Errorf("merging two configs gave %v, want a refusal", err)
+	}
+}
