@@ -25,6 +25,8 @@ const (
 	condKSCrit = 1.95
 	// condMeanSE is the tolerance of the mean check in Monte Carlo standard
 	// errors: |z| > 4 has probability 6e-5 per case for a correct sampler.
+	// Over the 20 cases, KS and mean checks together raise a false alarm
+	// for about 2% of seeds; the seeds are fixed.
 	condMeanSE = 4
 	// condLogDrop is how far below its maximum the log density falls at the
 	// ends of the integration range; the mass left out is below e^-40

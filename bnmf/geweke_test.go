@@ -23,8 +23,8 @@ import (
 //	N(w | mu, 1/tau) u(w) lambda exp(-lambda w) N(mu | MuMu, 1/TauMu)
 //	Gamma(tau | A, B) Gamma(lambda | AlphaLambda, BetaLambda),
 //
-// the RN prior times the paper's RNSNG hyperprior (the C(mu, tau, lambda)
-// of both cancel), and for GTTN the same without the lambda factors. The
+// the RN prior times the paper's RNSNG hyperprior, whose C(mu, tau, lambda)
+// cancels the RN prior's normaliser, and for GTTN the same without the lambda factors. The
 // paper's TNSNG density for GTTN (Appendix B.3) also carries a factor
 // 1/sqrt(tau), which its own tau conditional Gamma(A + 1/2,
 // B + (w - mu)^2/2) ignores: with that factor the conditional's shape would
@@ -39,8 +39,10 @@ import (
 const (
 	gewekeK = 2
 	// gewekeBatches is the number of batches for the batch-means standard
-	// error of the successive-conditional chain; each batch spans thousands
-	// of sweeps, far beyond the chain's autocorrelation time.
+	// error of the successive-conditional chain; each batch spans 4000
+	// sweeps, far beyond the chain's integrated autocorrelation time (at
+	// most about 70 sweeps here, judged from the ratio of the two
+	// simulators' variances).
 	gewekeBatches = 50
 	// gewekeZLimit bounds |z| for every test function of a correct sampler.
 	// There are 36 comparisons (7 test functions for GEE and GTT, 10 for
