@@ -70,7 +70,7 @@ func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (strin
 	}
 	target := s.path(dir)
 	if !opts.Force {
-		if err := s.check(target, opts.SkipChecksum); err == nil {
+		if err := s.check(target, target, opts.SkipChecksum); err == nil {
 			logf("%s is already present and verified", target)
 			return target, nil
 		} else if !errors.Is(err, os.ErrNotExist) {
@@ -122,7 +122,10 @@ func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (strin
 		return "", err
 	}
 	defer os.Remove(tmp)
-	if err := s.check(tmp, opts.SkipChecksum); err != nil {
+	if err := s.check(tmp, ratings.Name+" in "+s.url, opts.SkipChecksum); err != nil {
+		if errors.Is(err, ErrChecksum) {
+			return "", fmt.Errorf("%w; to install it anyway, skip the check (-skip-checksum)", err)
+		}
 		return "", err
 	}
 	for _, f := range readmes {
@@ -142,14 +145,15 @@ func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (strin
 	return target, nil
 }
 
-// check parses the ratings file at p and verifies it unless skip is set.
-func (s source) check(p string, skip bool) error {
+// check parses the ratings file at p and verifies it unless skip is set;
+// file names it in errors.
+func (s source) check(p, file string, skip bool) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	_, err = s.load(p, f, skip)
+	_, err = s.load(file, f, skip)
 	return err
 }
 

@@ -98,3 +98,52 @@ func TestOpenMissing(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenChecksum(t *testing.T) {
+	dir := t.TempDir()
+	p, err := Path("movielens-100k", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(fetchFixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open("movielens-100k", dir, Options{MinRatings: 1})
+	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "-skip-checksum") || !strings.Contains(err.Error(), p) {
+		t.Errorf("got %v, want a checksum error naming %s and the way to skip the check", err, p)
+	}
+	r, err := Open("movielens-100k", dir, Options{MinRatings: 1, SkipChecksum: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rows != 3 || r.Cols != 2 || len(r.Entries) != 3 {
+		t.Errorf("got %d x %d with %d entries, want 3 x 2 with 3", r.Rows, r.Cols, len(r.Entries))
+	}
+	// The default threshold of 3 leaves nothing of three ratings.
+	if _, err := Open("movielens-100k", dir, Options{SkipChecksum: true}); err == nil {
+		t.Error("cleaning away every rating gave no error")
+	}
+}
+
+func TestOpenUnknown(t *testing.T) {
+	if _, err := Open("netflix", t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), "movielens-100k") {
+		t.Errorf("got %v, want an error listing the known datasets", err)
+	}
+	if _, err := Open("movielens-100k", t.TempDir(), Options{MinRatings: -2}); err == nil {
+		t.Error("negative MinRatings accepted")
+	}
+}
+
+func TestDataDir(t *testing.T) {
+	t.Setenv("BNMF_DATA_DIR", "")
+	if got := DataDir(); got != "./data" {
+		t.Errorf("DataDir() = %q without BNMF_DATA_DIR, want ./data", got)
+	}
+	t.Setenv("BNMF_DATA_DIR", "/srv/ratings")
+	if got := DataDir(); got != "/srv/ratings" {
+		t.Errorf("DataDir() = %q, want /srv/ratings", got)
+	}
+}

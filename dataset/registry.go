@@ -158,6 +158,10 @@ func Open(name, dir string, opts Options) (*Ratings, error) {
 	}
 	defer f.Close()
 	r, err := s.load(path, f, opts.SkipChecksum)
+	if errors.Is(err, ErrChecksum) {
+		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (-skip-checksum)",
+			name, err, fetchCommand(name, dir))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", name, err)
 	}
@@ -176,16 +180,16 @@ func fetchCommand(name, dir string) string {
 	return fmt.Sprintf("bnmf data fetch -dir %s %s", dir, name)
 }
 
-// load parses the ratings file f, found at path, and unless skip is set
-// checks it against the pinned digest and counts.
-func (s source) load(path string, f io.Reader, skip bool) (*raw, error) {
+// load parses the ratings file f and unless skip is set checks it against
+// the pinned digest and counts; file names it in errors.
+func (s source) load(file string, f io.Reader, skip bool) (*raw, error) {
 	h := sha256.New()
-	r, err := parseMovieLens(path, io.TeeReader(f, h), s.layout)
+	r, err := parseMovieLens(file, io.TeeReader(f, h), s.layout)
 	if err != nil {
 		return nil, err
 	}
 	if !skip {
-		if err := s.verify(path, hex.EncodeToString(h.Sum(nil)), r); err != nil {
+		if err := s.verify(file, hex.EncodeToString(h.Sum(nil)), r); err != nil {
 			return nil, err
 		}
 	}
@@ -195,15 +199,15 @@ func (s source) load(path string, f io.Reader, skip bool) (*raw, error) {
 // ErrChecksum means a file differs from the official one.
 var ErrChecksum = errors.New("checksum mismatch")
 
-// verify checks the digest and counts of a parsed ratings file.
-func (s source) verify(path, digest string, r *raw) error {
+// verify checks the digest and counts of a parsed ratings file; file
+// names it in errors.
+func (s source) verify(file, digest string, r *raw) error {
 	if s.sha256 != "" && digest != s.sha256 {
-		return fmt.Errorf("%s: %w: SHA-256 is %s, want %s; fetch it again with \"bnmf data fetch %s\", or skip the check (--skip-checksum)",
-			path, ErrChecksum, digest, s.sha256, s.name)
+		return fmt.Errorf("%s: %w: SHA-256 is %s, want %s", file, ErrChecksum, digest, s.sha256)
 	}
 	if c := s.counts; c != nil && (len(r.cells) != c.ratings || r.rows != c.users || r.cols != c.movies) {
-		return fmt.Errorf("%s: %w: %d ratings by %d users of %d movies, want %d by %d of %d; fetch it again with \"bnmf data fetch %s\", or skip the check (--skip-checksum)",
-			path, ErrChecksum, len(r.cells), r.rows, r.cols, c.ratings, c.users, c.movies, s.name)
+		return fmt.Errorf("%s: %w: %d ratings by %d users of %d movies, want %d by %d of %d",
+			file, ErrChecksum, len(r.cells), r.rows, r.cols, c.ratings, c.users, c.movies)
 	}
 	return nil
 }
