@@ -24,9 +24,10 @@ func csvHeader() []string {
 
 // WriteCSV writes a study as tidy CSV: a header, then one row per cell the
 // manifest lists, in the manifest's order. The status column is "ok",
-// "failed" or "missing"; numbers that do not apply (a missing or failed
+// "failed" or "missing"; values that do not apply (a missing or failed
 // cell's metrics, test metrics of a convergence study, noise metrics of
-// other studies) are empty. Records the report does not use (another
+// other studies, a fraction outside sparsity studies, a noise ratio
+// outside noise studies) are empty. Records the report does not use (another
 // config hash, an unlisted cell) are not written. Non-finite values are
 // written as Inf, -Inf and NaN.
 func WriteCSV(w io.Writer, st *experiments.Study) error {
@@ -47,8 +48,15 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 		return fmt.Errorf("report: csv: %w", err)
 	}
 	for _, c := range cells {
+		fraction, ratio := "", "" // empty where the study kind does not vary them
+		if m.Kind == experiments.KindSparsity {
+			fraction = fmtFloat(c.Fraction)
+		}
+		if m.Kind == experiments.KindNoise {
+			ratio = fmtFloat(c.NoiseRatio)
+		}
 		row := []string{m.Study, m.Kind, m.Dataset, m.ConfigHash,
-			c.Model, strconv.Itoa(c.Rank), fmtFloat(c.Fraction), fmtFloat(c.NoiseRatio), strconv.Itoa(c.Repeat)}
+			c.Model, strconv.Itoa(c.Rank), fraction, ratio, strconv.Itoa(c.Repeat)}
 		r, ok := byCell[c]
 		if !ok {
 			row = append(row, "missing")
