@@ -12,13 +12,17 @@ import (
 )
 
 // Options adjust Write. The zero value is ready to use.
-type Options struct{}
+type Options struct {
+	// Ratings, if not nil, loads a dataset's rating distribution for
+	// Fig. 3; without it the README says Fig. 3 was not drawn.
+	Ratings RatingsFunc
+}
 
 // Write renders the report of studies: for each study, its figures (PNG)
 // in a figures/ subdirectory of the study's directory, its tables
-// (Markdown) in tables/, and its cells as cells.csv; then root/README.md,
-// which embeds all of them with relative links and says, per study, what
-// was run and what it shows. Study directories are expected under root.
+// (Markdown) in tables/, and its cells as cells.csv; Fig. 3 for each
+// dataset in root/figures; then root/README.md, which embeds all of them
+// with relative links and says, per study, what was run and what it shows. Study directories are expected under root.
 // The same studies always give the same bytes. It returns the paths
 // written, in the order written.
 func Write(root string, studies []*experiments.Study, opts Options) ([]string, error) {
@@ -28,6 +32,11 @@ func Write(root string, studies []*experiments.Study, opts Options) ([]string, e
 	var readme bytes.Buffer
 	if err := writeReadmeHead(&readme, sum, paper); err != nil {
 		return nil, err
+	}
+	figs, err := writeRatings(&readme, root, sum, opts.Ratings, paper)
+	written = append(written, figs...)
+	if err != nil {
+		return written, err
 	}
 	for _, s := range sum.Studies {
 		out, err := writeStudy(s, sum.Palette, paper)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bnmf-lab/bnmf/dataset"
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
@@ -23,9 +25,19 @@ func threeStudies(t *testing.T, root string) []*experiments.Study {
 	}
 }
 
+// fixedRatings stands in for loading a dataset: a made-up distribution for
+// movielens-100k, an error for any other.
+func fixedRatings(name string) ([]dataset.RatingCount, error) {
+	if name != "movielens-100k" {
+		return nil, errors.New("not a MovieLens dataset")
+	}
+	return []dataset.RatingCount{{Value: 1, Count: 6000}, {Value: 2, Count: 11000}, {Value: 3, Count: 27000},
+		{Value: 4, Count: 34000}, {Value: 5, Count: 21000}}, nil
+}
+
 func TestWriteGolden(t *testing.T) {
 	root := t.TempDir()
-	written, err := Write(root, threeStudies(t, root), Options{})
+	written, err := Write(root, threeStudies(t, root), Options{Ratings: fixedRatings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +48,7 @@ func TestWriteGolden(t *testing.T) {
 	checkGolden(t, "readme.md", readme)
 
 	want := []string{
+		"figures/fig3-movielens-100k.png",
 		"convergence/figures/fig2-convergence.png", "convergence/tables/convergence.md", "convergence/tables/timing.md", "convergence/cells.csv",
 		"noise/figures/fig4-noise.png", "noise/tables/noise.md", "noise/tables/noise-clean.md", "noise/tables/timing.md", "noise/cells.csv",
 		"table2/figures/fig5-sparsity.png", "table2/tables/table2-0.97.md", "table2/tables/table2-0.98.md",
@@ -198,5 +211,36 @@ func TestWriteFromStore(t *testing.T) {
 		if !bytes.Equal(x, b[name]) {
 			t.Errorf("%s differs between the stored and the in-memory study", name)
 		}
+	}
+}
+
+func TestWriteRatingsUnavailable(t *testing.T) {
+	tests := []struct {
+		name    string
+		ratings RatingsFunc
+		want    string
+	}{
+		{"no loader", nil, "## Rating distributions (Fig. 3)\n\nNot drawn: the report was not given a way to load the datasets."},
+		{"load fails", fixedRatings, "Fig. 3 for synthetic is not drawn: not a MovieLens dataset."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			st := convergenceFixture().study(t, filepath.Join(root, "c"), "c")
+			st.Manifest.Dataset = "synthetic"
+			if _, err := Write(root, []*experiments.Study{st}, Options{Ratings: tt.ratings}); err != nil {
+				t.Fatal(err)
+			}
+			readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(readme), tt.want) {
+				t.Errorf("README lacks %q", tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(root, "figures")); err == nil {
+				t.Errorf("figures/ written though Fig. 3 was not drawn")
+			}
+		})
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
+	"github.com/bnmf-lab/bnmf/dataset"
 	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/report"
 )
@@ -20,6 +22,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // usage is printed below, to stdout for --help
 	quiet := fs.Bool("quiet", false, "print only the README's path, not every file written")
+	dataDir := fs.String("data-dir", dataset.DataDir(), "directory holding the MovieLens files, for Fig. 3 ($BNMF_DATA_DIR if set)")
 	usage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: bnmf report [flags] RESULTS_DIR")
 		fmt.Fprintln(w)
@@ -27,7 +30,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(w, "timing) and a tidy CSV of every study under RESULTS_DIR from its stored")
 		fmt.Fprintln(w, "records, into each study's figures/ and tables/ directories, and writes")
 		fmt.Fprintln(w, "RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory")
-		fmt.Fprintln(w, "or a root holding several. No sampler is run.")
+		fmt.Fprintln(w, "or a root holding several. Fig. 3, the rating distribution of each MovieLens")
+		fmt.Fprintln(w, "dataset, is drawn into RESULTS_DIR/figures when the dataset's file is found.")
+		fmt.Fprintln(w, "No sampler is run.")
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Flags:")
 		fs.SetOutput(w)
@@ -65,7 +70,21 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		studies = append(studies, st)
 	}
-	written, err := report.Write(root, studies, report.Options{})
+	// Fig. 3 needs the ratings themselves. The README gets a short reason
+	// when they cannot be loaded; the details, which name local paths, go
+	// to stderr.
+	ratings := func(name string) ([]dataset.RatingCount, error) {
+		if name == dataset.SyntheticName || !slices.Contains(dataset.Names(), name) {
+			return nil, errors.New("it is drawn for the MovieLens datasets only")
+		}
+		r, err := dataset.Open(name, *dataDir, dataset.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "report: Fig. 3 for %s: %v\n", name, err)
+			return nil, fmt.Errorf("its ratings file could not be loaded (bnmf data fetch %s gets it)", name)
+		}
+		return dataset.Distribution(r), nil
+	}
+	written, err := report.Write(root, studies, report.Options{Ratings: ratings})
 	if err != nil {
 		return err
 	}
