@@ -124,7 +124,7 @@ func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (strin
 	defer os.Remove(tmp)
 	if err := s.check(tmp, ratings.Name+" in "+s.url, opts.SkipChecksum); err != nil {
 		if errors.Is(err, ErrChecksum) {
-			return "", fmt.Errorf("%w; to install it anyway, skip the check (-skip-checksum)", err)
+			return "", fmt.Errorf("%w; to install it anyway, skip the check (--skip-checksum)", err)
 		}
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,9 +35,14 @@ func TestOpenMovieLens(t *testing.T) {
 		rows, cols int
 		observed   int
 		fraction   float64 // Table 1, to 3 decimals
+		// stars counts the ratings of 1 to 5 stars after cleaning,
+		// computed independently by a separate script.
+		stars [5]int
 	}{
-		{name: "movielens-100k", rows: 943, cols: 1473, observed: 99723, fraction: 0.072},
-		{name: "movielens-1m", rows: 6040, cols: 3503, observed: 999917, fraction: 0.047},
+		{name: "movielens-100k", rows: 943, cols: 1473, observed: 99723, fraction: 0.072,
+			stars: [5]int{6007, 11324, 27084, 34128, 21180}},
+		{name: "movielens-1m", rows: 6040, cols: 3503, observed: 999917, fraction: 0.047,
+			stars: [5]int{56119, 107499, 261121, 348892, 226286}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +59,13 @@ func TestOpenMovieLens(t *testing.T) {
 				t.Errorf("fraction observed %v, want %v to 3 decimals", got, tt.fraction)
 			}
 			checkIndexed(t, r)
+			var want []RatingCount
+			for i, n := range tt.stars {
+				want = append(want, RatingCount{Value: float64(i + 1), Count: n})
+			}
+			if got := Distribution(r); !slices.Equal(got, want) {
+				t.Errorf("Distribution = %v, want %v", got, want)
+			}
 		})
 	}
 }
@@ -112,7 +125,7 @@ func TestOpenChecksum(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Open("movielens-100k", dir, Options{MinRatings: 1})
-	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "-skip-checksum") || !strings.Contains(err.Error(), p) {
+	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "--skip-checksum") || !strings.Contains(err.Error(), p) {
 		t.Errorf("got %v, want a checksum error naming %s and the way to skip the check", err, p)
 	}
 	r, err := Open("movielens-100k", dir, Options{MinRatings: 1, SkipChecksum: true})

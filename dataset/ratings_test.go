@@ -91,30 +91,3 @@ func TestSummaryAndDistribution(t *testing.T) {
 		t.Errorf("Matrix() of an out-of-range entry: got %v, want an error naming the dataset", err)
 	}
 }
-
-// TestDistributionMovieLens100K checks the rating counts of the cleaned
-// MovieLens 100K data (Fig. 3): they sum to 99,723, and the official
-// file's counts (6,110 ones, 11,370 twos, 27,145 threes, 34,174 fours and
-// 21,201 fives) can only fall by cleaning, and by 277 in all.
-func TestDistributionMovieLens100K(t *testing.T) {
-	dir := realDataDir(t, "movielens-100k")
-	r, err := Open("movielens-100k", dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	official := []int{6110, 11370, 27145, 34174, 21201}
-	d := Distribution(r)
-	if len(d) != 5 {
-		t.Fatalf("got %d distinct ratings, want 5", len(d))
-	}
-	removed := 0
-	for i, c := range d {
-		if c.Value != float64(i+1) || c.Count > official[i] {
-			t.Errorf("bar %d is %+v, want value %d with at most %d ratings", i, c, i+1, official[i])
-		}
-		removed += official[i] - c.Count
-	}
-	if removed != 100000-99723 {
-		t.Errorf("cleaning removed %d ratings, want %d", removed, 100000-99723)
-	}
-}

@@ -159,7 +159,7 @@ func Open(name, dir string, opts Options) (*Ratings, error) {
 	defer f.Close()
 	r, err := s.load(path, f, opts.SkipChecksum)
 	if errors.Is(err, ErrChecksum) {
-		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (-skip-checksum)",
+		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (--skip-checksum)",
 			name, err, fetchCommand(name, dir))
 	}
 	if err != nil {
@@ -177,7 +177,7 @@ func fetchCommand(name, dir string) string {
 	if dir == DataDir() {
 		return "bnmf data fetch " + name
 	}
-	return fmt.Sprintf("bnmf data fetch -dir %s %s", dir, name)
+	return fmt.Sprintf("bnmf data fetch --data-dir %s %s", dir, name)
 }
 
 // load parses the ratings file f and unless skip is set checks it against
