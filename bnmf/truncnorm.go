@@ -24,8 +24,8 @@ const tnTailStart = 0.6
 // distribution itself sits there, is returned as NaN too.
 //
 // With alpha = -lin/sqrt(prec) the standardized lower bound, it uses plain
-// normal rejection for alpha <= 0, half-normal rejection for
-// 0 < alpha < tnTailStart and Robert's exponential rejection beyond. It does
+// normal rejection for alpha < 0, half-normal rejection for
+// 0 <= alpha < tnTailStart and Robert's exponential rejection beyond. It does
 // not allocate and takes one square root per call.
 func truncNormalNat(rng *rand.Rand, lin, prec float64) float64 {
 	if !(prec >= 0 && prec <= math.MaxFloat64) || math.IsNaN(lin) || math.IsInf(lin, 0) {
@@ -45,8 +45,8 @@ func truncNormalNat(rng *rand.Rand, lin, prec float64) float64 {
 	s := math.Sqrt(prec)
 	alpha := -lin / s // -Inf when lin/s overflows; x below is then NaN.
 	var z float64
-	if alpha <= 0 {
-		// Normal rejection: accepts with probability 1-Phi(alpha) >= 1/2.
+	if alpha < 0 {
+		// Normal rejection: accepts with probability 1-Phi(alpha) > 1/2.
 		for {
 			z = rng.NormFloat64()
 			if z >= alpha {
@@ -55,7 +55,7 @@ func truncNormalNat(rng *rand.Rand, lin, prec float64) float64 {
 		}
 	} else {
 		// Half-normal rejection: accepts with probability
-		// 2(1-Phi(alpha)) > 2(1-Phi(tnTailStart)) > 0.54.
+		// 2(1-Phi(alpha)) > 2(1-Phi(tnTailStart)) > 0.54, and always at 0.
 		for {
 			z = math.Abs(rng.NormFloat64())
 			if z >= alpha {

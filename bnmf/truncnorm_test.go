@@ -130,7 +130,7 @@ func TestTruncNormalNatMomentsLong(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long Monte Carlo check")
 	}
-	for i, alpha := range []float64{-0.5, 0.3, tnTailStart, 1, 2, 5} {
+	for i, alpha := range []float64{-0.5, 0, 0.3, tnTailStart, 1, 2, 5} {
 		t.Run(fmt.Sprintf("alpha=%g", alpha), func(t *testing.T) {
 			checkTruncNormalNatMoments(t, rand.New(rand.NewPCG(7, uint64(i))), alpha, 1, 1000000)
 		})
