@@ -54,7 +54,7 @@ func ExampleWriteHeldOutTable() {
 	// |:-------|--------------:|------------:|-----------------------------:|-------------:|
 	// | K = 20 | 1.180 ± 0.012 |        1.18 | **1.020 ± 0.010** (n=2/3) †1 |         1.02 |
 	//
-	// - †1 GRRN, K = 20, fraction unobserved 0.97: repeat 2 failed: interrupted
+	// - †1 a repeat failed: interrupted
 }
 
 func ExampleSparsityFigure() {

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"os"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -29,7 +30,8 @@ const (
 	panelHeight  = 3 * vg.Inch
 	titleHeight  = 0.45 * vg.Inch
 	legendHeight = 0.35 * vg.Inch // per row of legend entries
-	noteHeight   = 0.3 * vg.Inch
+	noteHeight   = 0.22 * vg.Inch // per line of the note, plus noteMargin
+	noteMargin   = 0.08 * vg.Inch
 	lineWidth    = 1.5 // points
 )
 
@@ -86,10 +88,29 @@ func (f *Figure) legendRows() int {
 func (f *Figure) Size() (w, h vg.Length) {
 	w = vg.Length(max(1, f.Cols)) * panelWidth
 	h = titleHeight + vg.Length(f.Rows())*panelHeight + vg.Length(f.legendRows())*legendHeight
-	if f.Note != "" {
-		h += noteHeight
+	if lines := f.noteLines(w); len(lines) > 0 {
+		h += vg.Length(len(lines))*noteHeight + noteMargin
 	}
 	return w, h
+}
+
+// noteLines breaks the note into lines that fit the figure's width.
+func (f *Figure) noteLines(width vg.Length) []string {
+	sty := figureText(10)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(f.Note) {
+		if line != "" && sty.Width(line+" "+word) > width-0.4*vg.Inch {
+			lines = append(lines, line)
+			line = word
+			continue
+		}
+		line = strings.TrimSpace(line + " " + word)
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // WritePNG renders the figure as a PNG at FigureDPI.
@@ -109,12 +130,15 @@ func (f *Figure) WritePNG(w io.Writer) error {
 	dc.FillText(title, vg.Point{X: width / 2, Y: height - titleHeight/2}, f.Title)
 
 	bottom := vg.Length(f.legendRows()) * legendHeight
-	if f.Note != "" {
-		bottom += noteHeight
+	if lines := f.noteLines(width); len(lines) > 0 {
+		bottom += vg.Length(len(lines))*noteHeight + noteMargin
 		note := figureText(10)
 		note.Color = color.Gray{Y: 0x40}
 		note.XAlign, note.YAlign = draw.XCenter, draw.YCenter
-		dc.FillText(note, vg.Point{X: width / 2, Y: noteHeight / 2}, f.Note)
+		for i, l := range lines {
+			y := noteMargin + (vg.Length(len(lines)-1-i)+0.5)*noteHeight
+			dc.FillText(note, vg.Point{X: width / 2, Y: y}, l)
+		}
 	}
 	f.drawLegend(draw.Crop(dc, 0, 0, bottom-vg.Length(f.legendRows())*legendHeight, -(height - bottom)))
 

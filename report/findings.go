@@ -28,7 +28,7 @@ func whatWasRun(s *StudySummary) string {
 	if m.Thin > 1 {
 		fmt.Fprintf(&b, " and thinning %d", m.Thin)
 	}
-	fmt.Fprintf(&b, "; %d repeats per setting from base seed %d (config hash `%s`). ", m.Repeats, m.BaseSeed, m.ConfigHash)
+	fmt.Fprintf(&b, "; %d repeats per setting from base seed %d (config hash `%.12s`). ", m.Repeats, m.BaseSeed, m.ConfigHash)
 	fmt.Fprintf(&b, "Found %d of %d cells", s.Found, s.Expected)
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, ", %d of them failed", s.Failed)
@@ -92,7 +92,7 @@ func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, highe
 		values         []string
 	}
 	var leads []lead
-	var close []string
+	var close, closeLabels []string
 	better := func(a, b float64) bool { return (higherBetter && a > b) || (!higherBetter && a < b) }
 	for _, row := range rows {
 		_, stats := s.row(row.key, metric)
@@ -122,6 +122,7 @@ func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, highe
 			se := math.Hypot(b.SE, r.SE)
 			if !isFinite(se) || math.Abs(b.Mean-r.Mean) <= 2*se {
 				close = append(close, fmt.Sprintf("%s%s (%s %s against %s %s)", row.prefix, row.value, m, fmtMeanSE(b), s.Models[ri], fmtMeanSE(r)))
+				closeLabels = append(closeLabels, row.value)
 			}
 		}
 	}
@@ -137,9 +138,13 @@ func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, highe
 		parts[i] = fmt.Sprintf("%s at %s%s", l.model, prefix, strings.Join(l.values, ", "))
 	}
 	out := fmt.Sprintf("The %s is %s.", what, strings.Join(parts, "; "))
-	if len(close) > 0 {
+	switch {
+	case len(close) > 0 && len(close) <= 2:
 		out += fmt.Sprintf(" The lead is within two standard errors of the runner-up (or there are too few repeats to tell) at %s, so the order there is not resolved.",
 			strings.Join(close, "; "))
+	case len(close) > 2:
+		out += fmt.Sprintf(" At %s%s the lead is within two standard errors of the runner-up (or there are too few repeats to tell), so the order there is not resolved.",
+			rows[0].plural, strings.Join(closeLabels, ", "))
 	}
 	return out
 }

@@ -71,17 +71,12 @@ func (b *groupBuilder) build() Group {
 		SecondsPerSweep: newStat(b.seconds),
 		Trace:           newTraceStats(b.traces),
 	}
-	var missing []int
 	for _, r := range b.expected {
 		if !b.found[r] {
-			missing = append(missing, r)
+			g.Missing = append(g.Missing, r)
 		}
 	}
-	slices.Sort(missing)
-	if len(missing) > 0 {
-		g.Warnings = append(g.Warnings, fmt.Sprintf("%d of %d repeats missing (%s)",
-			len(missing), g.Expected, repeatList(missing)))
-	}
+	slices.Sort(g.Missing)
 	// By repeat, so the order does not depend on the order of the records.
 	slices.SortStableFunc(b.notes, func(x, y repeatNote) int { return x.repeat - y.repeat })
 	for _, n := range b.notes {
@@ -96,15 +91,24 @@ func (b *groupBuilder) build() Group {
 		{"seconds per sweep", g.SecondsPerSweep},
 	} {
 		if v.s.NonFinite > 0 {
-			g.Warnings = append(g.Warnings, fmt.Sprintf("%d non-finite %s %s left out",
-				v.s.NonFinite, v.name, plural(v.s.NonFinite, "value", "values")))
+			g.Warnings = append(g.Warnings, nonFiniteNote(v.s.NonFinite, v.name+" "))
 		}
 	}
 	if g.Trace.NonFinite > 0 {
-		g.Warnings = append(g.Warnings, fmt.Sprintf("%d non-finite train MSE trace %s left out",
-			g.Trace.NonFinite, plural(g.Trace.NonFinite, "value", "values")))
+		g.Warnings = append(g.Warnings, nonFiniteNote(g.Trace.NonFinite, "train MSE trace "))
 	}
 	return g
+}
+
+// nonFiniteNote says that n values of a metric ("held-out MSE ", or "" for
+// the metric of a table cell) were left out as non-finite.
+func nonFiniteNote(n int, metric string) string {
+	return fmt.Sprintf("%d non-finite %s%s left out", n, metric, plural(n, "value", "values"))
+}
+
+// isNonFiniteNote reports whether a group warning is a nonFiniteNote.
+func isNonFiniteNote(w string) bool {
+	return strings.Contains(w, " non-finite ") && strings.HasSuffix(w, " left out")
 }
 
 // repeatList writes repeats as "0, 2-5, 9".

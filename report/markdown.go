@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -55,39 +57,102 @@ func escapeCells(cells []string) []any {
 	return out
 }
 
-// footnotes numbers the notes a table's cells refer to, in order of first
-// use; a repeated note keeps its number.
+// footnotes numbers the warnings a table's cells refer to, in order of
+// first use. Warnings that differ only in their numbers and in the repeat
+// they came from share a footnote (see warningClass), so that a caveat
+// common to many settings is explained once.
 type footnotes struct {
-	texts []string
+	notes []footnote
 }
 
-// mark returns the marker of a note ("†2"), adding the note if new.
-func (f *footnotes) mark(text string) string {
-	for i, t := range f.texts {
-		if t == text {
-			return fmt.Sprintf("†%d", i+1)
+type footnote struct {
+	key, text string
+	texts     map[string]bool // distinct wordings seen
+}
+
+// mark returns the markers of a group's warnings ("†1,3"), adding the
+// footnotes that are new, or "" for no warnings.
+func (f *footnotes) mark(warnings []string) string {
+	var nums []int
+	for _, w := range warnings {
+		text, key := warningClass(w)
+		i := slices.IndexFunc(f.notes, func(n footnote) bool { return n.key == key })
+		if i < 0 {
+			f.notes = append(f.notes, footnote{key: key, text: text, texts: make(map[string]bool)})
+			i = len(f.notes) - 1
+		}
+		f.notes[i].texts[text] = true
+		if !slices.Contains(nums, i+1) {
+			nums = append(nums, i+1)
 		}
 	}
-	f.texts = append(f.texts, text)
-	return fmt.Sprintf("†%d", len(f.texts))
+	if len(nums) == 0 {
+		return ""
+	}
+	slices.Sort(nums)
+	parts := make([]string, len(nums))
+	for i, n := range nums {
+		parts[i] = strconv.Itoa(n)
+	}
+	return "†" + strings.Join(parts, ",")
 }
 
 func (f *footnotes) render(w io.Writer) error {
-	if len(f.texts) == 0 {
+	if len(f.notes) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	b.WriteString("\n")
-	for i, t := range f.texts {
-		fmt.Fprintf(&b, "- †%d %s\n", i+1, oneLine(t))
+	for i, n := range f.notes {
+		fmt.Fprintf(&b, "- †%d %s", i+1, oneLine(n.text))
+		if len(n.texts) > 1 {
+			b.WriteString(" " + variesNote)
+		}
+		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
+// variesNote follows a warning quoted for several that differ in their
+// numbers.
+const variesNote = "(the numbers vary between settings and repeats)"
+
+// warningClass returns how a group's warning reads in a footnote, without
+// the repeat it came from ("repeat 3: low ESS" reads "low ESS", "repeat 3
+// failed: ..." reads "a repeat failed: ..."), and a key that is the same
+// for warnings differing only in their numbers.
+func warningClass(w string) (text, key string) {
+	text = w
+	if rest, ok := strings.CutPrefix(w, "repeat "); ok {
+		digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if digits > 0 {
+			switch after := rest[digits:]; {
+			case strings.HasPrefix(after, ": "):
+				text = after[2:]
+			case strings.HasPrefix(after, " failed: "):
+				text = "a repeat failed: " + after[len(" failed: "):]
+			}
+		}
+	}
+	var k strings.Builder
+	inNumber := false
+	for _, r := range text {
+		isNum := (r >= '0' && r <= '9') || (inNumber && r == '.')
+		if isNum && !inNumber {
+			k.WriteByte('#')
+		}
+		if !isNum {
+			k.WriteRune(r)
+		}
+		inNumber = isNum
+	}
+	return text, k.String()
+}
+
 // statCell formats one group's statistic for a table: mean ± standard
 // error, in bold if best, then "(n=3/10)" when fewer values than expected
-// entered it, then a footnote marker for the group's warnings. A group the
+// entered it, then footnote markers for the group's warnings. A group the
 // study does not have is "—".
 func statCell(g *Group, s Stat, best bool, notes *footnotes) string {
 	if g == nil {
@@ -100,8 +165,18 @@ func statCell(g *Group, s Stat, best bool, notes *footnotes) string {
 	if s.N < g.Expected {
 		text += fmt.Sprintf(" (n=%d/%d)", s.N, g.Expected)
 	}
-	if len(g.Warnings) > 0 {
-		text += " " + notes.mark(g.Key.String()+": "+strings.Join(g.Warnings, "; "))
+	// Of the values left out, only this statistic's concern this cell.
+	var warns []string
+	for _, w := range g.Warnings {
+		if !isNonFiniteNote(w) {
+			warns = append(warns, w)
+		}
+	}
+	if s.NonFinite > 0 {
+		warns = append(warns, nonFiniteNote(s.NonFinite, ""))
+	}
+	if m := notes.mark(warns); m != "" {
+		text += " " + m
 	}
 	return text
 }

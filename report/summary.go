@@ -63,14 +63,16 @@ type Group struct {
 	// Expected counts the repeats the manifest lists, Found the records
 	// found for them and Failed the found ones whose cell failed.
 	Expected, Found, Failed int
+	// Missing lists the repeats the manifest expects but no record has.
+	Missing []int
 	// Metric statistics over the repeats that did not fail. TestMSE is
 	// left empty in convergence studies, which have no test set, and the
 	// var(data)/MSE statistics count only records that carry the value.
 	TrainMSE, TestMSE, VarOverMSE, VarOverMSEClean, SecondsPerSweep Stat
 	// Trace summarises the per-sweep train MSE.
 	Trace TraceStats
-	// Warnings say what affects these numbers: failed and missing repeats,
-	// values left out, and the records' own warnings.
+	// Warnings say what affects these numbers: failed repeats, values left
+	// out, and the records' own warnings. Missing repeats are in Missing.
 	Warnings []string
 }
 

@@ -31,8 +31,7 @@ func TestSummariseCounts(t *testing.T) {
 		testN, nonFinite        int
 		warnings                []string
 	}{
-		{Key{Model: "GEE", Rank: 50, Fraction: 0.98}, 3, 2, 0, 2, 0,
-			[]string{"1 of 3 repeats missing (repeat 2)"}},
+		{Key{Model: "GEE", Rank: 50, Fraction: 0.98}, 3, 2, 0, 2, 0, nil},
 		{Key{Model: "GTT", Rank: 40, Fraction: 0.97}, 3, 3, 1, 2, 0,
 			[]string{"repeat 1 failed: sampler: sigma2 draw is not finite at sweep 7"}},
 		{Key{Model: "NMF", Rank: 20, Fraction: 0.98}, 3, 3, 0, 2, 1,
@@ -51,6 +50,9 @@ func TestSummariseCounts(t *testing.T) {
 			t.Errorf("%s: got expected %d found %d failed %d n %d non-finite %d warnings %q", tt.key,
 				g.Expected, g.Found, g.Failed, g.TestMSE.N, g.TestMSE.NonFinite, g.Warnings)
 		}
+	}
+	if g := s.Group(Key{Model: "GEE", Rank: 50, Fraction: 0.98}); !slices.Equal(g.Missing, []int{2}) {
+		t.Errorf("missing repeats %v, want [2]", g.Missing)
 	}
 	// GRRN's held-out MSE at K = 30, 0.95 is 0.99 times 0.98, 1, 1.02.
 	g := s.Group(Key{Model: "GRRN", Rank: 30, Fraction: 0.95})

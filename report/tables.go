@@ -182,9 +182,15 @@ func statRow(lead []string, groups []*Group, stats []Stat, higherBetter bool, no
 	return lead
 }
 
+// warningListMax is the number of per-setting warnings listed in full;
+// past it, WriteWarnings gives a summary and folds the full list.
+const warningListMax = 12
+
 // WriteWarnings writes every warning of a study as a Markdown list: the
-// study's own, then each group's. A study without warnings gets a sentence
-// saying so.
+// study's own, then each setting's (missing repeats, failures, values left
+// out, the records' warnings). A long list is preceded by a summary that
+// counts the settings each kind of warning affects, and folded into a
+// <details> block. A study without warnings gets a sentence saying so.
 func WriteWarnings(w io.Writer, s *StudySummary) error {
 	var b strings.Builder
 	for _, warn := range s.Warnings {
@@ -193,13 +199,47 @@ func WriteWarnings(w io.Writer, s *StudySummary) error {
 	if s.Found == 0 && s.Expected > 0 {
 		fmt.Fprintf(&b, "- No records yet: all %d cells of the manifest are missing.\n", s.Expected)
 	}
-	for _, g := range s.Groups {
-		for _, warn := range g.Warnings {
-			if s.Found == 0 && g.Found == 0 && strings.Contains(warn, "repeats missing") {
-				continue // said once above
-			}
-			fmt.Fprintf(&b, "- %s: %s\n", g.Key, oneLine(warn))
+	type class struct {
+		key, text string // text: the first wording seen
+		texts     map[string]bool
+		settings  int
+	}
+	var lines []string
+	var classes []*class
+	count := func(text, key string) {
+		i := slices.IndexFunc(classes, func(c *class) bool { return c.key == key })
+		if i < 0 {
+			classes = append(classes, &class{key: key, text: text, texts: make(map[string]bool)})
+			i = len(classes) - 1
 		}
+		classes[i].texts[text] = true
+		classes[i].settings++
+	}
+	for _, g := range s.Groups {
+		if len(g.Missing) > 0 && s.Found > 0 {
+			lines = append(lines, fmt.Sprintf("- %s: %d of %d repeats missing (%s)\n", g.Key, len(g.Missing), g.Expected, repeatList(g.Missing)))
+			count("some repeats missing (marked n=found/expected in the tables)", "missing")
+		}
+		seen := make(map[string]bool)
+		for _, warn := range g.Warnings {
+			lines = append(lines, fmt.Sprintf("- %s: %s\n", g.Key, oneLine(warn)))
+			if text, key := warningClass(warn); !seen[key] {
+				seen[key] = true
+				count(text, key)
+			}
+		}
+	}
+	if len(lines) <= warningListMax {
+		b.WriteString(strings.Join(lines, ""))
+	} else {
+		for _, c := range classes {
+			fmt.Fprintf(&b, "- In %d %s: %s", c.settings, plural(c.settings, "setting", "settings"), oneLine(c.text))
+			if len(c.texts) > 1 {
+				b.WriteString(" " + variesNote)
+			}
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "\n<details><summary>All %d warnings, by setting</summary>\n\n%s\n</details>\n", len(lines), strings.Join(lines, ""))
 	}
 	if b.Len() == 0 {
 		b.WriteString("No warnings: every expected cell finished, with finite values and no warning.\n")
