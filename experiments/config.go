@@ -146,12 +146,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	if len(doc.Content) == 0 {
 		return nil, &ConfigError{File: file, Msg: "the config is empty"}
 	}
-	cfg := DefaultConfig()
-	// A list in the file replaces the default list rather than merging
-	// into it element by element.
-	if hasKey(doc.Content[0], "models") {
-		cfg.Models = nil
-	}
+	cfg := DefaultConfig() // a list in the file replaces the default list
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil {

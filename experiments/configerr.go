@@ -190,19 +190,6 @@ func keyLines(doc *yaml.Node) map[string]int {
 	return lines
 }
 
-// hasKey reports whether the mapping n has the key.
-func hasKey(n *yaml.Node, key string) bool {
-	if n.Kind != yaml.MappingNode {
-		return false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return true
-		}
-	}
-	return false
-}
-
 // walk calls f for every mapping value and list item below n with its
 // path ("models[1].name"), its key node (nil for list items) and its value.
 func walk(n *yaml.Node, path string, f func(path string, k, v *yaml.Node)) {

@@ -19,7 +19,7 @@ type Plan struct {
 	Manifest Manifest
 
 	data     *dataset.Ratings
-	full     *bnmf.Matrix // every observed entry: the convergence training set
+	full     *bnmf.Matrix // every observed entry: a convergence study's training set
 	coverage dataset.Coverage
 	// noiseFraction is the fraction unobserved of a noise study's split.
 	noiseFraction float64
@@ -53,8 +53,10 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	if p.data, err = loadData(cfg, opts); err != nil {
 		return nil, err
 	}
-	if p.full, err = p.data.Matrix(); err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.file, err)
+	if cfg.Kind == KindConvergence {
+		if p.full, err = p.data.Matrix(); err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.file, err)
+		}
 	}
 	minF := dataset.MinFractionUnobserved(p.data)
 	for i, f := range cfg.Fractions {

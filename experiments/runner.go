@@ -32,15 +32,15 @@ type Summary struct {
 	// Dir is the study's output directory.
 	Dir string
 	// Cells is the number of cells in the shard; Stored of them had
-	// records before the run, and Ran were run now, Failed of which
-	// failed (their records carry the error).
+	// records before the run, and Ran were run now. Failed counts the
+	// shard's records, old or new, that hold an error instead of numbers.
 	Cells, Stored, Ran, Failed int
+	// Problems lists what the output directory held but the study could
+	// not use (see Study.Problems).
+	Problems []string
 	// Elapsed is the wall time of the run.
 	Elapsed time.Duration
 }
-
-// Left returns the number of the shard's cells still without a record.
-func (s Summary) Left() int { return s.Cells - s.Stored - s.Ran }
 
 // Run runs every cell of the plan's shard that has no record yet in the
 // output directory, writing each record as its chain finishes. It first
@@ -68,9 +68,10 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	stored := make(map[string]bool, len(st.Records))
+	sum.Problems = st.Problems
+	failed := make(map[string]bool, len(st.Records)) // stored cells: did they fail?
 	for _, r := range st.Records {
-		stored[r.Cell.Key()] = true
+		failed[r.Cell.Key()] = r.Error != ""
 	}
 	var todo []Cell
 	var work int64
@@ -79,8 +80,11 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			continue
 		}
 		sum.Cells++
-		if stored[c.Key()] {
+		if f, ok := failed[c.Key()]; ok {
 			sum.Stored++
+			if f {
+				sum.Failed++
+			}
 			continue
 		}
 		todo = append(todo, c)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // tinyStudy is a sparsity study small enough to run in about a second:
@@ -294,4 +296,36 @@ func tempFiles(t *testing.T, dir string) []string {
 		}
 	}
 	return temps
+}
+
+func TestFailedCellsAreRecorded(t *testing.T) {
+	p := tinyPlan(t, "models: [{name: GEE}, {name: NMF}]\n")
+	// Config validation rejects a negative rate; set one behind its back
+	// so that bnmf.Run fails for every GEE cell.
+	p.models["GEE"] = bnmf.GEE{Lambda: -1}
+	dir := filepath.Join(t.TempDir(), "study")
+	for _, pass := range []struct {
+		name              string
+		stored, ran, fail int
+	}{{"first run", 0, 8, 4}, {"rerun skips failed cells", 8, 0, 4}} {
+		sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Stored != pass.stored || sum.Ran != pass.ran || sum.Failed != pass.fail {
+			t.Errorf("%s: %d stored, %d ran, %d failed; want %d, %d, %d", pass.name, sum.Stored, sum.Ran, sum.Failed, pass.stored, pass.ran, pass.fail)
+		}
+	}
+	st, err := LoadStudy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Records {
+		if failed := r.Error != ""; failed != (r.Cell.Model == "GEE") {
+			t.Errorf("cell %s: error %q", r.Cell, r.Error)
+		}
+		if r.Cell.Model == "GEE" && !strings.Contains(r.Error, "Lambda") {
+			t.Errorf("cell %s: error %q does not name the bad hyperparameter", r.Cell, r.Error)
+		}
+	}
 }

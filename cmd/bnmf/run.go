@@ -89,9 +89,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for _, p := range plans {
 		sum, err := p.Run(ctx, experiments.RunOptions{Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress})
 		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again:\n  bnmf run %s\n",
+			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again (or ./run.sh with the same configs):\n  bnmf run %s\n",
 				sum.Stored+sum.Ran, sum.Cells, p.Config.Name, sum.Dir, quoteArgs(args))
 			return errors.New("run: interrupted")
+		}
+		for _, prob := range sum.Problems {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", sum.Dir, prob)
 		}
 		if err != nil {
 			return fmt.Errorf("run: %w", err)
@@ -99,7 +102,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "%s: ran %d cells in %s; %d of %d stored in %s\n",
 			p.Config.Name, sum.Ran, sum.Elapsed.Round(time.Second), sum.Stored+sum.Ran, sum.Cells, sum.Dir)
 		if sum.Failed > 0 {
-			fmt.Fprintf(stderr, "%s: %d cells failed; their records hold the error (delete those files and run again to retry)\n", p.Config.Name, sum.Failed)
+			fmt.Fprintf(stderr, "%s: %d cells failed; their records in %s hold the error (delete those files and run again to retry)\n",
+				p.Config.Name, sum.Failed, sum.Dir)
 		}
 		fmt.Fprintln(stdout, sum.Dir)
 	}

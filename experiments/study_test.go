@@ -1,0 +1,133 @@
+package experiments
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// studyPlan prepares a study of the given kind on a 40 x 60 synthetic
+// matrix with 720 observed entries; grid holds the kind's YAML lines.
+func studyPlan(t *testing.T, grid string) *Plan {
+	t.Helper()
+	src := `dataset:
+  name: synthetic
+  synthetic: {rows: 40, cols: 60, rank: 3, density: 0.3, seed: 11}
+models: [{name: GRRN}, {name: NMF}]
+ranks: [3]
+repeats: 1
+sweeps: 40
+burn_in: 20
+` + grid
+	cfg, err := ParseConfig("study.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(cfg, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.data.Entries); n != 720 {
+		t.Fatalf("synthetic data has %d entries, want 720", n)
+	}
+	return p
+}
+
+func runRecords(t *testing.T, p *Plan) map[string]Record {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "study")
+	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadStudy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]Record)
+	for _, r := range st.Records {
+		if r.Error != "" {
+			t.Fatalf("cell %s failed: %s", r.Cell, r.Error)
+		}
+		out[r.Cell.Key()] = r
+	}
+	return out
+}
+
+func TestConvergenceStudy(t *testing.T) {
+	recs := runRecords(t, studyPlan(t, "kind: convergence\n"))
+	for key, r := range recs {
+		if r.TrainEntries != 720 || r.TestEntries != 0 || r.Trace.TestMSE != nil || len(r.Trace.TrainMSE) != 40 || r.Metrics.TestMSE != 0 {
+			t.Errorf("%s: %d train, %d test entries, test trace %v, %d sweeps traced, test MSE %v; want all 720 training entries and no test",
+				key, r.TrainEntries, r.TestEntries, r.Trace.TestMSE, len(r.Trace.TrainMSE), r.Metrics.TestMSE)
+		}
+		if r.Metrics.TrainMSE != r.Trace.TrainMSE[39] {
+			t.Errorf("%s: final train MSE %v is not the last traced %v", key, r.Metrics.TrainMSE, r.Trace.TrainMSE[39])
+		}
+	}
+}
+
+func TestNoiseStudy(t *testing.T) {
+	p := studyPlan(t, "kind: noise\nnoise_ratios: [0, 1]\n")
+	// Holding out 10% of 720 entries leaves 648 for training.
+	if got, want := p.Manifest.Fractions, []float64{1 - 0.9*0.3}; len(got) != 1 || math.Abs(got[0]-want[0]) > 1e-12 {
+		t.Errorf("manifest fractions %v, want %v", got, want)
+	}
+	recs := runRecords(t, p)
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	for key, r := range recs {
+		m := r.Metrics
+		if r.TrainEntries != 648 || r.TestEntries != 72 {
+			t.Errorf("%s: %d train and %d test entries, want 648 and 72", key, r.TrainEntries, r.TestEntries)
+		}
+		if m.VarOverMSE != m.DataVariance/m.TestMSE || m.VarOverMSEClean != m.DataVariance/m.TestMSEClean {
+			t.Errorf("%s: var/MSE %v and %v do not match %v / %v and %v", key, m.VarOverMSE, m.VarOverMSEClean, m.DataVariance, m.TestMSE, m.TestMSEClean)
+		}
+	}
+	// Without noise the noisy and clean test values are the same.
+	for _, key := range []string{"GRRN-k3-r0", "NMF-k3-r0"} {
+		if m := recs[key].Metrics; m.TestMSE != m.TestMSEClean {
+			t.Errorf("%s: noise ratio 0 gives test MSE %v against noisy and %v against clean values", key, m.TestMSE, m.TestMSEClean)
+		}
+	}
+	// Noise of the data's variance doubles the variance of the training
+	// values, up to sampling error: the variance of 648 values has a
+	// relative standard error near sqrt(2/648) = 5.6%; allow 20%.
+	clean, noisy := recs["GRRN-k3-r0"].Metrics.DataVariance, recs["GRRN-k3-n1-r0"].Metrics.DataVariance
+	if ratio := noisy / clean; math.Abs(ratio-2) > 0.4 {
+		t.Errorf("training variance with noise ratio 1 is %v times that without, want 2 +- 0.4", ratio)
+	}
+	if a, b := recs["GRRN-k3-n1-r0"].Metrics.DataVariance, recs["NMF-k3-n1-r0"].Metrics.DataVariance; a != b {
+		t.Errorf("GRRN and NMF saw different noisy data: variances %v and %v", a, b)
+	}
+}
+
+// TestSplitSharedAcrossModels checks that every model and rank at a
+// fraction and repeat trains on the same entries, and that repeats differ.
+func TestSplitSharedAcrossModels(t *testing.T) {
+	p := studyPlan(t, "kind: sparsity\nfractions: [0.8]\n")
+	data := func(c Cell) cellData {
+		t.Helper()
+		d, err := p.cellData(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := data(Cell{Model: "GRRN", Rank: 3, Fraction: 0.8})
+	b := data(Cell{Model: "NMF", Rank: 10, Fraction: 0.8})
+	c := data(Cell{Model: "GRRN", Rank: 3, Fraction: 0.8, Repeat: 1})
+	if !reflect.DeepEqual(a.train.Entries(), b.train.Entries()) || !reflect.DeepEqual(a.test, b.test) {
+		t.Error("two models at the same fraction and repeat got different splits")
+	}
+	if reflect.DeepEqual(a.train.Entries(), c.train.Entries()) {
+		t.Error("two repeats got the same split")
+	}
+	// Round((1 - 0.8) x 40 x 60) = 480 training entries.
+	if a.train.Len() != 480 || len(a.test) != 240 {
+		t.Errorf("split into %d and %d entries, want 480 and 240", a.train.Len(), len(a.test))
+	}
+}
