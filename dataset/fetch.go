@@ -218,6 +218,7 @@ type progress struct {
 	next        int64
 }
 
+// Write counts b and reports when another step is done.
 func (p *progress) Write(b []byte) (int, error) {
 	p.done += int64(len(b))
 	step := p.total / 10

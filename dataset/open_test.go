@@ -38,14 +38,18 @@ func TestOpenMovieLens(t *testing.T) {
 		// stars counts the ratings of 1 to 5 stars after cleaning,
 		// computed independently by a separate script.
 		stars [5]int
+		long  bool // skipped under -short: seconds under the race detector
 	}{
 		{name: "movielens-100k", rows: 943, cols: 1473, observed: 99723, fraction: 0.072,
 			stars: [5]int{6007, 11324, 27084, 34128, 21180}},
 		{name: "movielens-1m", rows: 6040, cols: 3503, observed: 999917, fraction: 0.047,
-			stars: [5]int{56119, 107499, 261121, 348892, 226286}},
+			stars: [5]int{56119, 107499, 261121, 348892, 226286}, long: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.long && testing.Short() {
+				t.Skip("loading 1,000,209 ratings takes seconds under the race detector; skipped under -short")
+			}
 			dir := realDataDir(t, tt.name)
 			r, err := Open(tt.name, dir, Options{})
 			if err != nil {
