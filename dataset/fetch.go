@@ -43,11 +43,11 @@ type FetchOptions struct {
 // is set. ctx cancels the download.
 func Fetch(ctx context.Context, name, dir string, opts FetchOptions) (string, error) {
 	if name == SyntheticName {
-		return "", fmt.Errorf("dataset %s is generated and needs no download", name)
+		return "", fmt.Errorf("fetch %s: the dataset is generated and needs no download", name)
 	}
 	s, err := lookup(name)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("fetch: %w", err)
 	}
 	if opts.URL != "" {
 		s.url = opts.URL
@@ -62,7 +62,7 @@ func Fetch(ctx context.Context, name, dir string, opts FetchOptions) (string, er
 	return p, nil
 }
 
-func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (string, error) {
+func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (_ string, err error) {
 	logf := func(format string, args ...any) {
 		if opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, format+"\n", args...)
@@ -81,6 +81,14 @@ func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (strin
 	if err := os.MkdirAll(targetDir, 0o755); err != nil {
 		return "", err
 	}
+	defer func() {
+		if err != nil {
+			// Leave no empty directories behind; this fails harmlessly
+			// when they hold other files.
+			os.Remove(targetDir)
+			os.Remove(filepath.Dir(targetDir))
+		}
+	}()
 	archive, err := os.CreateTemp(targetDir, ".download-*.zip")
 	if err != nil {
 		return "", err

@@ -139,8 +139,8 @@ func TestFetch(t *testing.T) {
 				if tt.errIs != nil && !errors.Is(err, tt.errIs) {
 					t.Errorf("error %q does not wrap %v", err, tt.errIs)
 				}
-				if files := listDir(t, dir); len(files) != 0 {
-					t.Errorf("a failed fetch left %q", files)
+				if left, err := os.ReadDir(dir); err != nil || len(left) != 0 {
+					t.Errorf("a failed fetch left %v (%v)", left, err)
 				}
 				return
 			}

@@ -127,7 +127,7 @@ func clean(r *raw, name string, minRatings int) (*Ratings, error) {
 		}
 	}
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("%s: %w (every row or column has fewer than %d ratings)", r.file, errNothingLeft, minRatings)
+		return nil, fmt.Errorf("%s: %w with at least %d ratings per row and column", r.file, errNothingLeft, minRatings)
 	}
 	return &Ratings{Name: name, Rows: len(rowIDs), Cols: len(colIDs), Entries: entries, RowIDs: rowIDs, ColIDs: colIDs}, nil
 }
