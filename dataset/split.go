@@ -26,10 +26,12 @@ func MinFractionUnobserved(r *Ratings) float64 {
 // share of the grid unobserved.
 //
 // The training set is drawn at random from src. It first takes a smallest
-// set of entries that satisfies cov, each row's or column's entry chosen
-// at random (for CoverageBoth, a minimum edge cover of the rows and
-// columns through random entries), then fills up with entries drawn
-// uniformly without replacement from the others.
+// set of entries that satisfies cov: for CoverageColumns one entry of each
+// column drawn uniformly (likewise for rows); for CoverageBoth a minimum
+// edge cover of the rows and columns, built from a maximum matching found
+// in a random order of the entries. It then fills up with entries drawn
+// uniformly without replacement from the others. With CoverageNone every
+// entry is equally likely to be in training.
 //
 // It is an error if the fraction is outside the allowed range, which the
 // error states: below MinFractionUnobserved(r) the training set would need
