@@ -22,11 +22,14 @@ const (
 	CoverageBoth                    // every row and every column keeps one
 )
 
-var coverageNames = [...]string{
-	CoverageColumns: "columns",
-	CoverageNone:    "none",
-	CoverageRows:    "rows",
-	CoverageBoth:    "both",
+// coverageNames returns the names of the rules, indexed by Coverage.
+func coverageNames() [4]string {
+	return [...]string{
+		CoverageColumns: "columns",
+		CoverageNone:    "none",
+		CoverageRows:    "rows",
+		CoverageBoth:    "both",
+	}
 }
 
 // ParseCoverage returns the Coverage called s: "none", "columns", "rows" or
@@ -35,7 +38,7 @@ func ParseCoverage(s string) (Coverage, error) {
 	if s == "" {
 		return CoverageColumns, nil
 	}
-	for c, name := range coverageNames {
+	for c, name := range coverageNames() {
 		if s == name {
 			return Coverage(c), nil
 		}
@@ -45,19 +48,20 @@ func ParseCoverage(s string) (Coverage, error) {
 
 // String returns the name of c, as ParseCoverage accepts it.
 func (c Coverage) String() string {
-	if c < 0 || int(c) >= len(coverageNames) {
+	if !c.valid() {
 		return fmt.Sprintf("Coverage(%d)", int(c))
 	}
-	return coverageNames[c]
+	return coverageNames()[c]
 }
 
-func (c Coverage) rows() bool { return c == CoverageRows || c == CoverageBoth }
-func (c Coverage) cols() bool { return c == CoverageColumns || c == CoverageBoth }
+func (c Coverage) valid() bool { return c >= 0 && int(c) < len(coverageNames()) }
+func (c Coverage) rows() bool  { return c == CoverageRows || c == CoverageBoth }
+func (c Coverage) cols() bool  { return c == CoverageColumns || c == CoverageBoth }
 
 // checkCoverage returns an error if c is invalid or some row or column
 // that c must reach has no observed entry at all.
 func checkCoverage(r *Ratings, c Coverage) error {
-	if c < 0 || int(c) >= len(coverageNames) {
+	if !c.valid() {
 		return fmt.Errorf("dataset %s: invalid coverage %d", r.Name, int(c))
 	}
 	rowSeen := make([]bool, r.Rows)

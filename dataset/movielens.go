@@ -7,34 +7,62 @@ import (
 	"math"
 )
 
-// movieLensLayout describes one MovieLens ratings file layout.
-type movieLensLayout struct {
-	sep       string // field separator
-	header    string // required first line, or "" for none
-	minFields int    // user, movie, rating and perhaps timestamp
-	halfStars bool   // ratings from 0.5 to 5 in half stars; else 1 to 5 whole stars
-}
+// movieLensLayout is one MovieLens ratings file layout.
+type movieLensLayout int
 
 // The MovieLens layouts. ratings.dat of MovieLens 1M has the fields
 // UserID::MovieID::Rating::Timestamp, but copies without the timestamp
 // are in circulation, so it is optional there (consistently within a
 // file).
-var (
-	layoutUData = movieLensLayout{sep: "\t", minFields: 4}
-	layoutDat1M = movieLensLayout{sep: "::", minFields: 3}
-	layoutDat   = movieLensLayout{sep: "::", minFields: 3, halfStars: true}
-	layoutCSV   = movieLensLayout{sep: ",", header: "userId,movieId,rating,timestamp", minFields: 4, halfStars: true}
+const (
+	layoutUData movieLensLayout = iota // u.data of 100K: tab-separated, whole stars
+	layoutDat1M                        // ratings.dat of 1M: "::", whole stars, timestamp optional
+	layoutDat                          // ratings.dat of 10M: "::", half stars
+	layoutCSV                          // ratings.csv of 20M and later: header, commas, half stars
 )
 
-// movieLensFields names the fields of a MovieLens ratings line.
-var movieLensFields = [4]string{"user id", "movie id", "rating", "timestamp"}
+// sep returns the field separator.
+func (l movieLensLayout) sep() string {
+	switch l {
+	case layoutUData:
+		return "\t"
+	case layoutCSV:
+		return ","
+	}
+	return "::"
+}
+
+// header returns the required first line, or "" for none.
+func (l movieLensLayout) header() string {
+	if l == layoutCSV {
+		return "userId,movieId,rating,timestamp"
+	}
+	return ""
+}
+
+// minFields returns 3 when the timestamp is optional, else 4.
+func (l movieLensLayout) minFields() int {
+	if l == layoutDat1M {
+		return 3
+	}
+	return 4
+}
+
+// halfStars reports whether ratings go from 0.5 to 5 in half stars rather
+// than from 1 to 5 in whole stars.
+func (l movieLensLayout) halfStars() bool { return l == layoutDat || l == layoutCSV }
+
+// movieLensField names field i of a MovieLens ratings line.
+func movieLensField(i int) string {
+	return [...]string{"user id", "movie id", "rating", "timestamp"}[i]
+}
 
 // parseMovieLens reads MovieLens ratings in the given layout from r; file
 // names the input in errors.
 func parseMovieLens(file string, r io.Reader, l movieLensLayout) (*raw, error) {
 	lr := newLineReader(file, r)
 	b := newBuilder(file)
-	sep := []byte(l.sep)
+	sep := []byte(l.sep())
 	nfields := 0 // the field count of the first rating line
 	var fields [4][]byte
 	for {
@@ -42,16 +70,16 @@ func parseMovieLens(file string, r io.Reader, l movieLensLayout) (*raw, error) {
 		if !ok {
 			break
 		}
-		if lr.line == 1 && l.header != "" {
-			if string(bytes.TrimPrefix(line, []byte("\ufeff"))) != l.header {
-				return nil, lr.errorf(1, "", "header is %q, want %q", line, l.header)
+		if lr.line == 1 && l.header() != "" {
+			if string(bytes.TrimPrefix(line, []byte("\ufeff"))) != l.header() {
+				return nil, lr.errorf(1, "", "header is %q, want %q", line, l.header())
 			}
 			continue
 		}
 		n, ok := splitFields(line, sep, fields[:])
-		if !ok || n < l.minFields {
+		if !ok || n < l.minFields() {
 			return nil, lr.errorf(lr.line, "", "want %s separated by %q, found %d",
-				wantFields(l), l.sep, countFields(line, sep))
+				wantFields(l), l.sep(), countFields(line, sep))
 		}
 		if nfields == 0 {
 			nfields = n
@@ -60,18 +88,18 @@ func parseMovieLens(file string, r io.Reader, l movieLensLayout) (*raw, error) {
 		}
 		for i := range 2 {
 			if !isDigits(fields[i]) {
-				return nil, lr.errorf(lr.line, movieLensFields[i], "%q is not a positive integer", fields[i])
+				return nil, lr.errorf(lr.line, movieLensField(i), "%q is not a positive integer", fields[i])
 			}
 		}
-		v, err := lr.parseValue(movieLensFields[2], fields[2])
+		v, err := lr.parseValue(movieLensField(2), fields[2])
 		if err != nil {
 			return nil, err
 		}
-		if err := checkStars(v, l.halfStars); err != nil {
-			return nil, lr.wrap(lr.line, movieLensFields[2], err)
+		if err := checkStars(v, l.halfStars()); err != nil {
+			return nil, lr.wrap(lr.line, movieLensField(2), err)
 		}
 		if n == 4 && !isDigits(fields[3]) {
-			return nil, lr.errorf(lr.line, movieLensFields[3], "%q is not a nonnegative integer", fields[3])
+			return nil, lr.errorf(lr.line, movieLensField(3), "%q is not a nonnegative integer", fields[3])
 		}
 		if err := b.add(fields[0], fields[1], v, lr.line); err != nil {
 			return nil, err
@@ -84,14 +112,14 @@ func parseMovieLens(file string, r io.Reader, l movieLensLayout) (*raw, error) {
 }
 
 func firstDataLine(l movieLensLayout) int {
-	if l.header != "" {
+	if l.header() != "" {
 		return 2
 	}
 	return 1
 }
 
 func wantFields(l movieLensLayout) string {
-	if l.minFields == 3 {
+	if l.minFields() == 3 {
 		return "3 or 4 fields (user, movie, rating and optionally timestamp)"
 	}
 	return "4 fields (user, movie, rating, timestamp)"

@@ -278,7 +278,7 @@ func parser(path, format string) (func(string, io.Reader) (*raw, error), error) 
 		return nil, fmt.Errorf("%s: unknown format %q; known formats are %s", path, format, strings.Join(Formats(), ", "))
 	}
 	l := s.layout
-	if l.halfStars {
+	if l.halfStars() {
 		l = layoutDat
 		if strings.EqualFold(filepath.Ext(path), ".csv") {
 			l = layoutCSV

@@ -6,8 +6,8 @@ import (
 	"strconv"
 )
 
-// tripletFields names the fields of a triplet line.
-var tripletFields = [3]string{"row", "column", "value"}
+// tripletField names field i of a triplet line.
+func tripletField(i int) string { return [...]string{"row", "column", "value"}[i] }
 
 // parseTriplets reads "row, column, value" lines from r; file names the
 // input in errors.
@@ -54,10 +54,10 @@ func parseTriplets(file string, r io.Reader) (*raw, error) {
 		}
 		for i := range 2 {
 			if len(fields[i]) == 0 {
-				return nil, lr.errorf(lr.line, tripletFields[i], "empty identifier")
+				return nil, lr.errorf(lr.line, tripletField(i), "empty identifier")
 			}
 		}
-		v, err := lr.parseValue(tripletFields[2], fields[2])
+		v, err := lr.parseValue(tripletField(2), fields[2])
 		if err != nil {
 			return nil, err
 		}

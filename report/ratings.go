@@ -36,8 +36,8 @@ const (
 	ratingMaxFullLabels = 6
 )
 
-// ratingBarColor fills the bars.
-var ratingBarColor = color.RGBA{R: 0x3b, G: 0x6e, B: 0xa8, A: 0xff}
+// ratingBarColor returns the colour of the bars.
+func ratingBarColor() color.RGBA { return color.RGBA{R: 0x3b, G: 0x6e, B: 0xa8, A: 0xff} }
 
 // checkRatingCounts rejects an empty distribution and impossible counts.
 func checkRatingCounts(counts []dataset.RatingCount) (total int, err error) {
@@ -134,7 +134,7 @@ func addRatingBars(p *plot.Plot, counts []dataset.RatingCount, total int) (float
 	if err != nil {
 		return 0, fmt.Errorf("report: rating chart: %w", err)
 	}
-	bars.Color = ratingBarColor
+	bars.Color = ratingBarColor()
 	bars.LineStyle.Width = 0
 	p.Add(bars)
 	p.NominalX(names...)
@@ -176,7 +176,7 @@ func addRatingHistogram(p *plot.Plot, counts []dataset.RatingCount, total int) (
 	if err != nil {
 		return 0, fmt.Errorf("report: rating chart: %w", err)
 	}
-	h.FillColor = ratingBarColor
+	h.FillColor = ratingBarColor()
 	h.LineStyle.Width = vg.Points(0.5)
 	h.LineStyle.Color = color.White
 	p.Add(h)

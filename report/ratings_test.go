@@ -53,11 +53,12 @@ func readPNG(t *testing.T, path string) image.Image {
 // barPixels counts the pixels of the bar colour.
 func barPixels(img image.Image) int {
 	n := 0
+	want := ratingBarColor()
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			if r>>8 == uint32(ratingBarColor.R) && g>>8 == uint32(ratingBarColor.G) && bl>>8 == uint32(ratingBarColor.B) {
+			if r>>8 == uint32(want.R) && g>>8 == uint32(want.G) && bl>>8 == uint32(want.B) {
 				n++
 			}
 		}
