@@ -165,13 +165,8 @@ func legendFor(models []string, pal Palette, band, points bool) []LegendEntry {
 	for _, m := range models {
 		st := pal.Style(m)
 		e := LegendEntry{Label: m}
-		if band {
-			poly, err := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}, {X: 1, Y: 0}})
-			if err == nil {
-				poly.Color = translucent(st.Color)
-				poly.LineStyle.Width = 0
-				e.Thumbs = append(e.Thumbs, poly)
-			}
+		if band { // a thumbnail needs only the fill colour
+			e.Thumbs = append(e.Thumbs, &plotter.Polygon{Color: translucent(st.Color)})
 		}
 		e.Thumbs = append(e.Thumbs, &plotter.Line{LineStyle: st.Line(lineWidth)})
 		if points {

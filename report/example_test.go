@@ -3,6 +3,7 @@ package report_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/report"
@@ -85,4 +86,35 @@ func ExamplePaper() {
 	d, _ := p.Dataset("movielens-1m")
 	fmt.Println(v, d.Rows, d.Cols, d.Observed)
 	// Output: 236750.39 6040 3503 999917
+}
+
+func ExampleWrite() {
+	root, err := os.MkdirTemp("", "results")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(root)
+	st := exampleStudy()
+	st.Dir = filepath.Join(root, "demo")
+	written, err := report.Write(root, []*experiments.Study{st}, report.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, path := range written {
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(filepath.ToSlash(rel))
+	}
+	// Output:
+	// demo/figures/fig5-sparsity.png
+	// demo/tables/table2-0.97.md
+	// demo/tables/sparsity.md
+	// demo/tables/timing.md
+	// demo/cells.csv
+	// README.md
 }

@@ -197,7 +197,7 @@ func (f *Figure) drawLegend(c draw.Canvas) {
 	sty := figureText(11)
 	sty.YAlign = draw.YCenter
 	thumbW, gap := 0.35*vg.Inch, 0.3*vg.Inch
-	thumbH := sty.Rectangle("M").Max.Y
+	thumbH := vg.Points(10)
 	rows := f.legendRows()
 	per := (len(f.Legend) + rows - 1) / rows
 	for r := range rows {

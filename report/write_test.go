@@ -102,13 +102,28 @@ func readTree(t *testing.T, root string) map[string][]byte {
 	return files
 }
 
+// smallStudies returns a small study of each kind with directories under
+// root, quick to render.
+func smallStudies(t *testing.T, root string) []*experiments.Study {
+	t.Helper()
+	conv, sparse, noise := convergenceFixture(), sparsityFixture(), noiseFixture()
+	conv.ranks, conv.sweeps = []int{10}, 20
+	sparse.ranks, sparse.fractions = []int{20, 50}, []float64{0.97, 0.98}
+	noise.noiseRatios = []float64{0, 1, 10}
+	return []*experiments.Study{
+		conv.study(t, filepath.Join(root, "convergence"), "convergence"),
+		sparse.study(t, filepath.Join(root, "table2"), "table2"),
+		noise.study(t, filepath.Join(root, "noise"), "noise"),
+	}
+}
+
 func TestWriteDeterministic(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	if _, err := Write(a, threeStudies(t, a), Options{}); err != nil {
+	if _, err := Write(a, smallStudies(t, a), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	// The same studies in another order give the same bytes.
-	studies := threeStudies(t, b)
+	studies := smallStudies(t, b)
 	studies[0], studies[2] = studies[2], studies[0]
 	if _, err := Write(b, studies, Options{}); err != nil {
 		t.Fatal(err)
@@ -178,6 +193,7 @@ func TestWriteUnfinished(t *testing.T) {
 func TestWriteFromStore(t *testing.T) {
 	mem, disk := t.TempDir(), t.TempDir()
 	fx := convergenceFixture()
+	fx.ranks, fx.sweeps = []int{10, 20}, 20
 	st := fx.study(t, filepath.Join(disk, "conv"), "convergence")
 	writeJSON := func(path string, v any) {
 		t.Helper()
@@ -228,6 +244,7 @@ func TestWriteRatingsUnavailable(t *testing.T) {
 			root := t.TempDir()
 			st := convergenceFixture().study(t, filepath.Join(root, "c"), "c")
 			st.Manifest.Dataset = "synthetic"
+			st.Records = nil // no figure to draw: this test is about Fig. 3
 			if _, err := Write(root, []*experiments.Study{st}, Options{Ratings: tt.ratings}); err != nil {
 				t.Fatal(err)
 			}
