@@ -32,6 +32,9 @@ func TestFigures(t *testing.T) {
 		{"sparsity", sparsityFixture(), SparsityFigure, 4, 1, []int{5, 5, 5, 5}, 1536, 394},
 		// Noisy and clean variants at one rank; the legend takes two rows.
 		{"noise", noiseFixture(), NoiseFigure, 2, 1, []int{5, 5}, 768, 427},
+		// A model outside the paper's gets its own series and legend entry.
+		{"unknown model", fixture{kind: experiments.KindSparsity, models: []string{"GRRN", "BPMF", "NMF"},
+			ranks: []int{20}, fractions: []float64{0.97, 0.98}, repeats: 2}, SparsityFigure, 1, 1, []int{3}, 384, 427},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,8 +54,8 @@ func TestFigures(t *testing.T) {
 					t.Errorf("panel %d: %d series, want %d", i, len(p.Series), tt.series[i])
 				}
 			}
-			if len(f.Legend) != 5 {
-				t.Errorf("legend has %d entries, want 5", len(f.Legend))
+			if len(f.Legend) != len(tt.fx.models) {
+				t.Errorf("legend has %d entries, want %d", len(f.Legend), len(tt.fx.models))
 			}
 			checkPNG(t, f, tt.width, tt.height)
 		})

@@ -8,16 +8,16 @@ import (
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
-// whatWasRun says in one paragraph what a study ran, from its manifest and
-// the records found.
+// whatWasRun says in one paragraph what a study was set up to run, from its
+// manifest, and how much of it the records cover.
 func whatWasRun(s *StudySummary) string {
 	m := s.Study.Manifest
 	var b strings.Builder
-	fmt.Fprintf(&b, "The %s study `%s` ran on %s", m.Kind, m.Study, m.Dataset)
+	fmt.Fprintf(&b, "The %s study `%s` on %s", m.Kind, m.Study, m.Dataset)
 	if m.Rows > 0 {
 		fmt.Fprintf(&b, " (%s × %s, %s observed entries)", fmtInt(m.Rows), fmtInt(m.Cols), fmtInt(m.Observed))
 	}
-	fmt.Fprintf(&b, ": models %s at ranks K = %s", strings.Join(s.Models, ", "), fmtInts(s.Ranks))
+	fmt.Fprintf(&b, " covers models %s at ranks K = %s", strings.Join(s.Models, ", "), fmtInts(s.Ranks))
 	switch m.Kind {
 	case experiments.KindSparsity:
 		fmt.Fprintf(&b, ", fractions unobserved %s", fmtFloats(s.Fractions))

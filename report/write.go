@@ -95,7 +95,7 @@ func writeStudy(s *StudySummary, pal Palette, paper PaperValues) (*studyOutput, 
 		f, err := build(s, pal)
 		switch {
 		case errors.Is(err, ErrNoData):
-			out.caption = "not drawn: no cell has finished yet"
+			out.caption = "not drawn: no cell has finished successfully yet"
 		case err != nil:
 			return out, err
 		default:

@@ -148,7 +148,7 @@ func TestWriteUnfinished(t *testing.T) {
 		{"empty", func(st *experiments.Study) { st.Records = nil }, []string{
 			"Found 0 of 360 cells.",
 			"No cell has finished successfully yet",
-			"The figure is not drawn: no cell has finished yet.",
+			"The figure is not drawn: no cell has finished successfully yet.",
 			"No records yet: all 360 cells of the manifest are missing.",
 		}},
 		{"half", func(st *experiments.Study) { st.Records = st.Records[:len(st.Records)/2] }, []string{
