@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"strconv"
@@ -221,4 +222,25 @@ func (e *errorBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 		ymin, ymax = math.Min(ymin, e.lo[i]), math.Max(ymax, e.hi[i])
 	}
 	return xmin, xmax, ymin, ymax
+}
+
+// markEmpty turns a panel with no series into a plain notice: no y axis,
+// and a line of text in the middle saying nothing has finished, so an
+// unfinished setting does not look like a real axis with no data.
+func markEmpty(p *plot.Plot, xMin, xMax float64) error {
+	p.HideY()
+	p.Y.Label.Text = ""
+	p.Y.Min, p.Y.Max = 0, 1
+	l, err := plotter.NewLabels(plotter.XYLabels{
+		XYs:    plotter.XYs{{X: (xMin + xMax) / 2, Y: 0.5}},
+		Labels: []string{"no finished cells yet"},
+	})
+	if err != nil {
+		return fmt.Errorf("report: empty panel: %w", err)
+	}
+	l.TextStyle[0] = figureText(11)
+	l.TextStyle[0].Color = color.Gray{Y: 0x60}
+	l.TextStyle[0].XAlign, l.TextStyle[0].YAlign = draw.XCenter, draw.YCenter
+	p.Add(l)
+	return nil
 }

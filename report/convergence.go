@@ -130,6 +130,11 @@ func convergencePanel(s *StudySummary, pal Palette, rank, from, to int, ys yScal
 		p.Add(series.Plotters...)
 		panel.Series = append(panel.Series, series)
 	}
+	if len(panel.Series) == 0 {
+		if err := markEmpty(p, p.X.Min, p.X.Max); err != nil {
+			return Panel{}, false, err
+		}
+	}
 	return panel, clipped, nil
 }
 

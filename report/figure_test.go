@@ -32,6 +32,8 @@ func TestFigures(t *testing.T) {
 		{"sparsity", sparsityFixture(), SparsityFigure, 4, 1, []int{5, 5, 5, 5}, 1536, 394},
 		// Noisy and clean variants at one rank; the legend takes two rows.
 		{"noise", noiseFixture(), NoiseFigure, 2, 1, []int{5, 5}, 768, 427},
+		// Nothing has finished at K = 50: its panel says so.
+		{"partial", partialSparsity(), SparsityFigure, 4, 1, []int{5, 5, 5, 0}, 1536, 394},
 		// A model outside the paper's gets its own series and legend entry.
 		{"unknown model", fixture{kind: experiments.KindSparsity, models: []string{"GRRN", "BPMF", "NMF"},
 			ranks: []int{20}, fractions: []float64{0.97, 0.98}, repeats: 2}, SparsityFigure, 1, 1, []int{3}, 384, 427},
@@ -60,6 +62,17 @@ func TestFigures(t *testing.T) {
 			checkPNG(t, f, tt.width, tt.height)
 		})
 	}
+}
+
+// partialSparsity is the sparsity fixture with no record at K = 50.
+func partialSparsity() fixture {
+	fx := sparsityFixture()
+	for _, c := range fx.cells() {
+		if c.Rank == 50 {
+			fx.drop = append(fx.drop, c)
+		}
+	}
+	return fx
 }
 
 // checkPNG renders f, decodes it and checks its size in pixels.

@@ -188,13 +188,22 @@ func convergenceFindings(s *StudySummary) string {
 }
 
 func sparsityFindings(s *StudySummary, paper PaperValues) string {
-	if len(s.Fractions) == 0 {
-		return ""
+	// The highest fraction unobserved that has results.
+	f, have := 0.0, false
+	for _, g := range s.Groups {
+		if g.TestMSE.N > 0 && (!have || g.Fraction > f) {
+			f, have = g.Fraction, true
+		}
 	}
-	f := s.Fractions[len(s.Fractions)-1]
+	if !have {
+		return "No cell has a held-out MSE yet."
+	}
+	what := fmt.Sprintf("lowest mean held-out MSE at the highest fraction unobserved, %s,", fmtG(f))
+	if top := s.Fractions[len(s.Fractions)-1]; f < top {
+		what = fmt.Sprintf("lowest mean held-out MSE at fraction unobserved %s, the highest with results so far (the study goes up to %s),", fmtG(f), fmtG(top))
+	}
 	text := leaders(s, rankRows(s, func(m string, k int) Key { return Key{Model: m, Rank: k, Fraction: f} }),
-		func(g *Group) Stat { return g.TestMSE }, false,
-		fmt.Sprintf("lowest mean held-out MSE at the highest fraction unobserved, %s,", fmtG(f)))
+		func(g *Group) Stat { return g.TestMSE }, false, what)
 	var worst *Group
 	for i := range s.Groups {
 		g := &s.Groups[i]

@@ -73,10 +73,14 @@ func NoiseFigure(s *StudySummary, pal Palette) (*Figure, error) {
 	// One y range for all panels, so noisy and clean compare at a glance.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range f.Panels {
-		lo, hi = math.Min(lo, p.Plot.Y.Min), math.Max(hi, p.Plot.Y.Max)
+		if len(p.Series) > 0 {
+			lo, hi = math.Min(lo, p.Plot.Y.Min), math.Max(hi, p.Plot.Y.Max)
+		}
 	}
 	for _, p := range f.Panels {
-		p.Plot.Y.Min, p.Plot.Y.Max = lo, hi
+		if len(p.Series) > 0 {
+			p.Plot.Y.Min, p.Plot.Y.Max = lo, hi
+		}
 	}
 	f.Legend = legendFor(drawnModels(f.Panels, s.Models), pal, false, true)
 	f.Note = "Points: mean over repeats; bars: ± one standard error. Ratios are evenly spaced categories." + cl.note("Bars")

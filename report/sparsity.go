@@ -198,6 +198,11 @@ func drawStatSeries(p *plot.Plot, series []statSeries, pal Palette, ys yScale, g
 		top, _ := ys.y(ys.ceil)
 		p.Y.Max = top
 	}
+	if len(panel.Series) == 0 {
+		if err := markEmpty(p, p.X.Min, p.X.Max); err != nil {
+			return Panel{}, clips{}, err
+		}
+	}
 	return panel, cl, nil
 }
 
