@@ -22,7 +22,9 @@ fi
 
 echo "Building bin/bnmf..." >&2
 mkdir -p bin
-go build -o bin/bnmf ./cmd/bnmf
+# -buildvcs=auto overrides a GOFLAGS=-buildvcs=false so that records carry
+# the git revision they were made with.
+go build -buildvcs=auto -o bin/bnmf ./cmd/bnmf
 
 # bnmf run prints the output directory of each study it completes.
 # shellcheck disable=SC2086 # BNMF_RUN_FLAGS is split into flags on purpose
