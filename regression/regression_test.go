@@ -1,0 +1,278 @@
+package regression
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/dataset"
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden.json from this run")
+
+const goldenPath = "testdata/golden.json"
+
+// golden is the content of testdata/golden.json.
+type golden struct {
+	Comment    string                `json:"comment"`
+	Arch       string                `json:"arch"`
+	ConfigHash string                `json:"config_hash"`
+	Cells      map[string]cellValues `json:"cells"`
+}
+
+// cellValues are the numbers of one cell that the exact tier compares.
+type cellValues struct {
+	TrainMSE       float64 `json:"train_mse"`
+	TestMSE        float64 `json:"test_mse"`
+	TestMSEOfMeans float64 `json:"test_mse_of_means"`
+	Sigma2Mean     float64 `json:"sigma2_mean"`
+	FirstTrainMSE  float64 `json:"first_train_mse"`
+}
+
+func valuesOf(r *experiments.Record) cellValues {
+	v := cellValues{
+		TrainMSE:       r.Metrics.TrainMSE,
+		TestMSE:        r.Metrics.TestMSE,
+		TestMSEOfMeans: r.Metrics.TestMSEOfMeans,
+		Sigma2Mean:     r.Metrics.Sigma2Mean,
+	}
+	if len(r.Trace.TrainMSE) > 0 {
+		v.FirstTrainMSE = r.Trace.TrainMSE[0]
+	}
+	return v
+}
+
+// band is one scientific expectation on the mean held-out MSE of a model
+// at a rank and fraction, over the repeats of the CI study.
+type band struct {
+	Model    string  `json:"model"`
+	Rank     int     `json:"rank"`
+	Fraction float64 `json:"fraction"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+	Why      string  `json:"why"`
+}
+
+// bands is the content of testdata/bands.json.
+type bands struct {
+	Comment string `json:"comment"`
+	Bands   []band `json:"bands"`
+	// Orders lists pairs [better, worse] of models whose mean held-out MSE
+	// must be ordered so at every fraction of the study.
+	Orders [][2]string `json:"orders"`
+}
+
+// runCI runs configs/ci.yaml into a temporary directory and returns the
+// study.
+func runCI(t *testing.T) *experiments.Study {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the MovieLens 100K regression runs for minutes; skipped under -short")
+	}
+	dir := dataset.DataDir()
+	path, err := dataset.Path("movielens-100k", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("MovieLens 100K not found (set BNMF_DATA_DIR to the directory holding movielens/ml-100k/u.data): %v", err)
+	}
+	cfg, err := experiments.LoadConfig(filepath.Join("..", "configs", "ci.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: dir})
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			t.Skipf("MovieLens 100K not readable under %s: %v", dir, err)
+		}
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	sum, err := plan.Run(context.Background(), experiments.RunOptions{Output: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed > 0 {
+		t.Fatalf("%d of %d cells failed", sum.Failed, sum.Cells)
+	}
+	study, err := experiments.LoadStudy(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(study.Problems) > 0 || len(study.Records) != len(study.Manifest.Cells) {
+		t.Fatalf("study has %d of %d records, problems: %v", len(study.Records), len(study.Manifest.Cells), study.Problems)
+	}
+	return study
+}
+
+// TestRegression runs the CI study once and applies both tiers.
+func TestRegression(t *testing.T) {
+	study := runCI(t)
+	t.Run("exact", func(t *testing.T) { checkExact(t, study) })
+	t.Run("scientific", func(t *testing.T) { checkScience(t, study) })
+}
+
+func checkExact(t *testing.T, study *experiments.Study) {
+	got := golden{
+		Comment: "Metrics of every cell of configs/ci.yaml on MovieLens 100K. " +
+			"Regenerate with: go test ./regression -run Regression -update",
+		Arch:       runtime.GOARCH,
+		ConfigHash: study.Manifest.ConfigHash,
+		Cells:      make(map[string]cellValues),
+	}
+	for i := range study.Records {
+		r := &study.Records[i]
+		got.Cells[r.Cell.Key()] = valuesOf(r)
+	}
+	if *update {
+		b, err := json.MarshalIndent(got, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenPath, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", goldenPath)
+		return
+	}
+	b, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want golden
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatalf("%s: %v", goldenPath, err)
+	}
+	if want.Arch != runtime.GOARCH {
+		t.Skipf("goldens were made on %s, this is %s: exact comparison skipped (see package doc)", want.Arch, runtime.GOARCH)
+	}
+	if want.ConfigHash != got.ConfigHash {
+		t.Errorf("configs/ci.yaml changed (hash %s, goldens made with %s): regenerate with -update", got.ConfigHash, want.ConfigHash)
+	}
+	// 1e-9 relative: the chains are deterministic, so only a change in
+	// what the samplers compute (or in the data) moves these numbers.
+	const tol = 1e-9
+	keys := sortedKeys(want.Cells)
+	if len(want.Cells) != len(got.Cells) {
+		t.Errorf("got %d cells, goldens have %d", len(got.Cells), len(want.Cells))
+	}
+	for _, key := range keys {
+		w := want.Cells[key]
+		g, ok := got.Cells[key]
+		if !ok {
+			t.Errorf("%s: missing from this run", key)
+			continue
+		}
+		for _, f := range []struct {
+			name     string
+			got, exp float64
+		}{
+			{"train_mse", g.TrainMSE, w.TrainMSE},
+			{"test_mse", g.TestMSE, w.TestMSE},
+			{"test_mse_of_means", g.TestMSEOfMeans, w.TestMSEOfMeans},
+			{"sigma2_mean", g.Sigma2Mean, w.Sigma2Mean},
+			{"first_train_mse", g.FirstTrainMSE, w.FirstTrainMSE},
+		} {
+			if math.Abs(f.got-f.exp) > tol*math.Abs(f.exp) {
+				t.Errorf("%s %s = %.12g, golden %.12g (relative difference %.2g > %g); if the change is intended, regenerate with -update",
+					key, f.name, f.got, f.exp, math.Abs(f.got-f.exp)/math.Abs(f.exp), tol)
+			}
+		}
+	}
+}
+
+func checkScience(t *testing.T, study *experiments.Study) {
+	b, err := os.ReadFile("testdata/bands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bs bands
+	if err := json.Unmarshal(b, &bs); err != nil {
+		t.Fatalf("testdata/bands.json: %v", err)
+	}
+	means := meanTestMSE(study)
+	for _, bd := range bs.Bands {
+		key := groupKey(bd.Model, bd.Rank, bd.Fraction)
+		m, ok := means[key]
+		if !ok {
+			t.Errorf("band %s: the CI study has no such cells", key)
+			continue
+		}
+		if m < bd.Low || m > bd.High {
+			t.Errorf("%s: mean held-out MSE %.4g outside [%.4g, %.4g] (%s)", key, m, bd.Low, bd.High, bd.Why)
+		}
+	}
+	for _, f := range study.Manifest.Fractions {
+		for _, rank := range study.Manifest.Ranks {
+			for _, o := range bs.Orders {
+				better, worse := means[groupKey(o[0], rank, f)], means[groupKey(o[1], rank, f)]
+				if !(better < worse) {
+					t.Errorf("K=%d f=%g: %s mean held-out MSE %.4g should be below %s's %.4g", rank, f, o[0], better, o[1], worse)
+				}
+			}
+		}
+	}
+}
+
+func groupKey(model string, rank int, fraction float64) string {
+	return fmt.Sprintf("%s K=%d f=%g", model, rank, fraction)
+}
+
+// meanTestMSE averages the held-out MSE over repeats per model, rank and
+// fraction.
+func meanTestMSE(study *experiments.Study) map[string]float64 {
+	sum := make(map[string]float64)
+	n := make(map[string]int)
+	for _, r := range study.Records {
+		k := groupKey(r.Cell.Model, r.Cell.Rank, r.Cell.Fraction)
+		sum[k] += r.Metrics.TestMSE
+		n[k]++
+	}
+	for k := range sum {
+		sum[k] /= float64(n[k])
+	}
+	return sum
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TestBandsFile checks that the bands file is well formed, so that a
+// typo cannot silently disable a check.
+func TestBandsFile(t *testing.T) {
+	b, err := os.ReadFile("testdata/bands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	var bs bands
+	if err := dec.Decode(&bs); err != nil {
+		t.Fatalf("testdata/bands.json: %v", err)
+	}
+	if len(bs.Bands) == 0 || len(bs.Orders) == 0 {
+		t.Fatalf("testdata/bands.json has %d bands and %d orders; want some of each", len(bs.Bands), len(bs.Orders))
+	}
+	for _, bd := range bs.Bands {
+		if !(bd.Low < bd.High) || bd.Why == "" || bd.Rank <= 0 {
+			t.Errorf("malformed band %+v", bd)
+		}
+	}
+}
