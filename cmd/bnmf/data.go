@@ -35,20 +35,12 @@ Run "bnmf data <command> --help" for a command's flags.
 
 // runData implements "bnmf data": it dispatches to fetch and describe.
 func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("data", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // usage is printed below, to stdout for --help
-	usage := func(w io.Writer) { fmt.Fprintf(w, dataUsage, strings.Join(dataset.Names(), "\n  ")) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return err
-		}
-		usage(stderr)
-		return fmt.Errorf("data: %w", err)
+	fs := newFlagSetFunc("data", func(w io.Writer) { fmt.Fprintf(w, dataUsage, strings.Join(dataset.Names(), "\n  ")) }, stdout, stderr)
+	if err := fs.parse(args); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
-		usage(stderr)
-		return errors.New("data: no command given")
+		return fs.fail("no command given")
 	}
 	switch cmd, rest := fs.Arg(0), fs.Args()[1:]; cmd {
 	case "fetch":
@@ -56,38 +48,11 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "describe":
 		return runDataDescribe(rest, stdout, stderr)
 	case "help":
-		usage(stdout)
+		fs.usage(stdout)
 		return flag.ErrHelp
 	default:
-		usage(stderr)
-		return fmt.Errorf("data: unknown command %q", cmd)
+		return fs.fail("unknown command %q", cmd)
 	}
-}
-
-// subcommandFlags returns a flag set for "bnmf data NAME" whose parse
-// prints head and the flags, to stdout for --help and to stderr on error.
-func subcommandFlags(name, head string, stdout, stderr io.Writer) (*flag.FlagSet, func([]string) error) {
-	fs := flag.NewFlagSet("data "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, head)
-		fmt.Fprintln(w, "\nFlags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	parse := func(args []string) error {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				usage(stdout)
-				return err
-			}
-			usage(stderr)
-			return fmt.Errorf("data %s: %w", name, err)
-		}
-		return nil
-	}
-	return fs, parse
 }
 
 const fetchUsage = `Usage: bnmf data fetch [flags] NAME...
@@ -113,17 +78,17 @@ func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			names = append(names, n)
 		}
 	}
-	fs, parse := subcommandFlags("fetch", fmt.Sprintf(fetchUsage, strings.Join(names, "\n  ")), stdout, stderr)
+	fs := newFlagSet("data fetch", fmt.Sprintf(fetchUsage, strings.Join(names, "\n  ")), stdout, stderr)
 	dir := fs.String("data-dir", dataset.DataDir(), "install under `DIR` ($BNMF_DATA_DIR if set)")
 	force := fs.Bool("force", false, "download again even if a verified file is present")
 	skip := fs.Bool("skip-checksum", false, "install a ratings file that differs from the official one")
 	url := fs.String("url", "", "download from `URL` (a mirror) instead of GroupLens; one NAME only")
-	if err := parse(args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() == 0:
-		return errors.New("data fetch: no dataset given; run \"bnmf data fetch --help\"")
+		return fs.fail("no dataset given")
 	case *url != "" && fs.NArg() > 1:
 		return errors.New("data fetch: --url takes a single dataset")
 	}
@@ -155,17 +120,17 @@ Datasets:
 `
 
 func runDataDescribe(args []string, stdout, stderr io.Writer) error {
-	fs, parse := subcommandFlags("describe", fmt.Sprintf(describeUsage, strings.Join(dataset.Names(), "\n  ")), stdout, stderr)
+	fs := newFlagSet("data describe", fmt.Sprintf(describeUsage, strings.Join(dataset.Names(), "\n  ")), stdout, stderr)
 	dir := fs.String("data-dir", dataset.DataDir(), "read MovieLens files from `DIR` ($BNMF_DATA_DIR if set)")
 	format := fs.String("format", "", "read DATASET as a file in `FORMAT` ("+strings.Join(dataset.Formats(), ", ")+")")
 	minRatings := fs.Int("min-ratings", 0, "remove rows and columns with fewer than `N` ratings (0: 3 for MovieLens, none for files)")
 	skip := fs.Bool("skip-checksum", false, "accept MovieLens files that differ from the official ones")
 	out := fs.String("out", ".", "write the distribution table and chart into `DIR`")
-	if err := parse(args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("data describe: want one DATASET, got %d arguments", fs.NArg())
+		return fs.fail("want one DATASET, got %d arguments", fs.NArg())
 	}
 	opts := dataset.Options{MinRatings: *minRatings, SkipChecksum: *skip}
 	var (

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -20,36 +18,20 @@ the inputs, and its records are kept.
 With --compact the records are written as one gzip-compressed JSON Lines
 file, records.jsonl.gz, for committing large results; "bnmf merge --compact
 --out DIR DIR" compacts a study in place.
-
-Flags:
 `
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // usage is printed below: to stdout for --help
+	fs := newFlagSet("merge", mergeUsage, stdout, stderr)
 	out := fs.String("out", "", "write the merged study to `DIR` (required)")
 	compact := fs.Bool("compact", false, "store the records as records.jsonl.gz instead of records/")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, mergeUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return err
-		}
-		usage(stderr)
-		return fmt.Errorf("merge: %w", err)
+	if err := fs.parse(args); err != nil {
+		return err
 	}
 	switch {
 	case *out == "":
-		usage(stderr)
-		return errors.New("merge: --out is required")
+		return fs.fail("--out is required")
 	case fs.NArg() == 0:
-		usage(stderr)
-		return errors.New("merge: no study directory given")
+		return fs.fail("no study directory given")
 	}
 	st, err := experiments.Merge(*out, fs.Args(), experiments.MergeOptions{Compact: *compact})
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -14,42 +13,30 @@ import (
 	"github.com/bnmf-lab/bnmf/report"
 )
 
+const reportUsage = `Usage: bnmf report [flags] RESULTS_DIR
+
+Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, convergence,
+timing) and a tidy CSV of every study under RESULTS_DIR from its stored
+records, into each study's figures/ and tables/ directories, and writes
+RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory
+or a root holding several. Fig. 3, the rating distribution of each MovieLens
+dataset, is drawn into RESULTS_DIR/figures when the dataset's file is found.
+No sampler is run.
+`
+
 // runReport implements "bnmf report RESULTS_DIR": it finds every study
 // under RESULTS_DIR (a study directory or a root holding several), loads
 // their stored records and writes the figures, tables and CSV into each
 // study's directory and RESULTS_DIR/README.md. It never runs a sampler.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // usage is printed below, to stdout for --help
+	fs := newFlagSet("report", reportUsage, stdout, stderr)
 	quiet := fs.Bool("quiet", false, "print only the README's path, not every file written")
 	dataDir := fs.String("data-dir", dataset.DataDir(), "directory holding the MovieLens files, for Fig. 3 ($BNMF_DATA_DIR if set)")
-	usage := func(w io.Writer) {
-		fmt.Fprintln(w, "Usage: bnmf report [flags] RESULTS_DIR")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, convergence,")
-		fmt.Fprintln(w, "timing) and a tidy CSV of every study under RESULTS_DIR from its stored")
-		fmt.Fprintln(w, "records, into each study's figures/ and tables/ directories, and writes")
-		fmt.Fprintln(w, "RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory")
-		fmt.Fprintln(w, "or a root holding several. Fig. 3, the rating distribution of each MovieLens")
-		fmt.Fprintln(w, "dataset, is drawn into RESULTS_DIR/figures when the dataset's file is found.")
-		fmt.Fprintln(w, "No sampler is run.")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Flags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return err
-		}
-		usage(stderr)
-		return fmt.Errorf("report: %w", err)
+	if err := fs.parse(args); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
-		usage(stderr)
-		return fmt.Errorf("report: want one RESULTS_DIR, got %d arguments", fs.NArg())
+		return fs.fail("want one RESULTS_DIR, got %d arguments", fs.NArg())
 	}
 	root := fs.Arg(0)
 	dirs, err := experiments.FindStudies(root)

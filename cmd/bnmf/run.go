@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,13 +26,10 @@ different config is refused (see --force).
 Progress goes to standard error; the output directory of each finished
 study is printed on standard output. Ctrl-C stops within a sweep and keeps
 every finished cell.
-
-Flags:
 `
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // usage is printed below: to stdout for --help
+	fs := newFlagSet("run", runUsage, stdout, stderr)
 	var (
 		workers  = fs.Int("workers", 0, "cores to use `N`; 0 means all")
 		shardArg = fs.String("shard", "", "run only shard `I/N` of the cells (default: from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID)")
@@ -43,25 +39,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
 	)
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, runUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(stdout)
-			return err
-		}
-		usage(stderr)
-		return fmt.Errorf("run: %w", err)
+	if err := fs.parse(args); err != nil {
+		return err
 	}
 	files := fs.Args()
 	switch {
 	case len(files) == 0:
-		usage(stderr)
-		return errors.New("run: no config given")
+		return fs.fail("no config given")
 	case *out != "" && len(files) > 1:
 		return errors.New("run: --out takes a single config")
 	case *workers < 0:

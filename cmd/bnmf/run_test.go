@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,29 +31,66 @@ seed: ` + seed + "\n"
 	return path
 }
 
-func TestRunHelp(t *testing.T) {
-	for _, cmd := range []string{"run", "merge"} {
-		var stdout, stderr bytes.Buffer
-		c := commandNamed(t, cmd)
-		err := c.run(context.Background(), []string{"--help"}, &stdout, &stderr)
-		if !errors.Is(err, flag.ErrHelp) {
-			t.Errorf("%s --help returned %v, want flag.ErrHelp", cmd, err)
-		}
-		if !strings.HasPrefix(stdout.String(), "Usage: bnmf "+cmd) || !strings.Contains(stdout.String(), "-out") {
-			t.Errorf("%s --help printed %q, want the usage with its flags", cmd, stdout.String())
-		}
+// TestHelp checks that every command and subcommand answers --help with
+// its usage on standard output and no error from the dispatcher.
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the usage's first line starts so
+		flag string // a flag the usage lists
+	}{
+		{[]string{"run", "--help"}, "Usage: bnmf run", "-workers"},
+		{[]string{"merge", "--help"}, "Usage: bnmf merge", "-out"},
+		{[]string{"report", "--help"}, "Usage: bnmf report", "-quiet"},
+		{[]string{"data", "--help"}, "Usage: bnmf data", "describe"},
+		{[]string{"data", "fetch", "--help"}, "Usage: bnmf data fetch", "-skip-checksum"},
+		{[]string{"data", "describe", "-h"}, "Usage: bnmf data describe", "-min-ratings"},
+		{[]string{"help"}, "Usage: bnmf <command>", "report"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), tt.args, &stdout, &stderr); err != nil {
+				t.Fatalf("returned %v, want nil", err)
+			}
+			if !strings.HasPrefix(stdout.String(), tt.want) || !strings.Contains(stdout.String(), tt.flag) {
+				t.Errorf("printed %q, want the usage starting %q and listing %q", stdout.String(), tt.want, tt.flag)
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("wrote %q to standard error", stderr.String())
+			}
+		})
 	}
 }
 
-func commandNamed(t *testing.T, name string) command {
-	t.Helper()
-	for _, c := range commands() {
-		if c.name == name {
-			return c
-		}
+// TestUsageErrors checks that mistakes name the command and print the
+// usage to standard error.
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", "--bogus"}, "merge: flag provided but not defined: -bogus"},
+		{[]string{"merge", "a"}, "merge: --out is required"},
+		{[]string{"report"}, "report: want one RESULTS_DIR, got 0 arguments"},
+		{[]string{"data"}, "data: no command given"},
+		{[]string{"data", "frobnicate"}, `data: unknown command "frobnicate"`},
+		{[]string{"data", "fetch"}, "data fetch: no dataset given"},
+		{[]string{"data", "describe"}, "data describe: want one DATASET, got 0 arguments"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 	}
-	t.Fatalf("no command %q", name)
-	return command{}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), tt.args, &stdout, &stderr)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got error %v, want %q", err, tt.want)
+			}
+			if !strings.Contains(stderr.String(), "Usage: bnmf") {
+				t.Errorf("standard error %q lacks the usage", stderr.String())
+			}
+		})
+	}
 }
 
 func TestRunErrors(t *testing.T) {
