@@ -186,3 +186,25 @@ func TestConfigHash(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigHashPinned pins the hashes of shipped configs whose results
+// are stored: the ml100k-sparsity study and the regression goldens of
+// ci.yaml name these hashes, so a change to Hash or to what it covers
+// must leave them as they are (or the stored results stop matching).
+func TestConfigHashPinned(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"../configs/ml100k-sparsity.yaml", "13c20db2341841198f89467068e7ebea0eefed505fd34bafcfde927e4828d89c"},
+		{"../configs/ci.yaml", "65240bae4fc734c5aa3fc14f879712cd36e4c1ad17869553e86208dbb15a1405"},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			cfg, err := LoadConfig(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Hash(); got != tt.want {
+				t.Errorf("Hash() = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
