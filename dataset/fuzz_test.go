@@ -35,6 +35,9 @@ func FuzzParseTriplets(f *testing.F) {
 			f.Add(tt.content)
 		}
 	}
+	for _, tt := range tripletHeaderCases() {
+		f.Add(tt.content)
+	}
 	f.Fuzz(func(t *testing.T, content string) {
 		r, err := parseTriplets("fuzz", strings.NewReader(content))
 		checkParsed(t, r, err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 )
 
 // tripletField names field i of a triplet line.
@@ -15,9 +17,15 @@ func tripletField(i int) string { return [...]string{"row", "column", "value"}[i
 // The separator is a tab if the first non-blank line has one, else a comma
 // if it has one, else runs of spaces; every line must use it. Row and
 // column identifiers are arbitrary non-empty strings (surrounding spaces
-// and double quotes are removed). The first non-blank line is a header,
-// and skipped, when its value field is not a number. Blank lines are
-// ignored. Values must be finite and nonnegative.
+// and double quotes are removed). Blank lines are ignored. Values must be
+// finite and nonnegative.
+//
+// The first non-blank line is a header, and skipped, only when none of its
+// three fields is a number and its value field is a name: a letter
+// followed by letters, digits, underscores or spaces, such as "rating" or
+// "value" (see isHeader). Any other first line is data, so a malformed one
+// such as "1,2,3.5x", "1,2," or "a,b,3.5x" is an error naming its line and
+// field, like a malformed line anywhere else.
 func parseTriplets(file string, r io.Reader) (*raw, error) {
 	lr := newLineReader(file, r)
 	b := newBuilder(file)
@@ -48,8 +56,8 @@ func parseTriplets(file string, r io.Reader) (*raw, error) {
 		}
 		if first {
 			first = false
-			if _, err := strconv.ParseFloat(string(fields[2]), 64); err != nil {
-				continue // a header
+			if isHeader(fields) {
+				continue
 			}
 		}
 		for i := range 2 {
@@ -69,6 +77,38 @@ func parseTriplets(file string, r io.Reader) (*raw, error) {
 		return nil, err
 	}
 	return b.finish()
+}
+
+// isHeader reports whether the fields of the first line of a triplet file
+// are a header: none of them is a number and the value field is a name
+// (a letter followed by letters, digits, underscores or spaces). The
+// value field decides because identifiers may be any strings; requiring
+// also that row and column are not numbers keeps "1,2,three" data.
+func isHeader(fields [3][]byte) bool {
+	for _, f := range fields {
+		if _, err := strconv.ParseFloat(string(f), 64); err == nil {
+			return false
+		}
+	}
+	return isName(fields[2])
+}
+
+// isName reports whether b is a letter followed by letters, digits,
+// underscores or spaces.
+func isName(b []byte) bool {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case unicode.IsLetter(r):
+		case i == 0:
+			return false
+		case unicode.IsDigit(r) || r == '_' || r == ' ':
+		default:
+			return false
+		}
+		i += size
+	}
+	return len(b) > 0
 }
 
 // splitTriplet splits line at sep (or at runs of white space when sep is
