@@ -231,8 +231,11 @@ func Formats() []string {
 //   - "triplets": "row, column, value" lines. The separator is a tab if
 //     the first non-blank line has one, else a comma if it has one, else
 //     runs of spaces. Identifiers are any non-empty strings (surrounding
-//     spaces and double quotes are dropped). The first line is a header,
-//     and skipped, when its value field is not a number. Blank lines are
+//     spaces and double quotes are dropped). The first non-blank line is a
+//     header, and skipped, only when none of its fields is a number and
+//     its value field is a name (a letter, then letters, digits,
+//     underscores or spaces), such as "user,item,rating"; any other first
+//     line is data and a malformed one is an error. Blank lines are
 //     ignored.
 //   - "matrix-market": a MatrixMarket coordinate file with real or integer
 //     values and general symmetry; row i has the identifier "i", and rows

@@ -7,7 +7,8 @@ import (
 )
 
 // Stat summarises one metric over the repeats of a group. Only finite
-// values enter the statistics; the others are counted in NonFinite.
+// values enter the statistics; the others (including the +-MaxFloat64 the
+// store writes for NaN and infinities) are counted in NonFinite.
 type Stat struct {
 	// N counts the finite values the statistics are computed from.
 	N int
@@ -79,4 +80,7 @@ func newTraceStats(traces [][]float64) TraceStats {
 	return ts
 }
 
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+// isFinite reports whether x is a usable number. The result store writes
+// NaN and infinities, which JSON cannot hold, as +-math.MaxFloat64 with a
+// warning on the record; those count as non-finite here too.
+func isFinite(x float64) bool { return !math.IsNaN(x) && math.Abs(x) < math.MaxFloat64 }

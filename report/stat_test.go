@@ -22,6 +22,8 @@ func TestNewStat(t *testing.T) {
 		// NaN and +Inf are counted, not averaged.
 		{"non-finite", []float64{1, math.NaN(), 3, math.Inf(1)}, 2, 2, 2, math.Sqrt2, 1},
 		{"all non-finite", []float64{math.Inf(-1)}, 0, 1, nan, nan, nan},
+		// The store writes NaN and infinities as +-MaxFloat64.
+		{"clamped", []float64{1, math.MaxFloat64, 3, -math.MaxFloat64}, 2, 2, 2, math.Sqrt2, 1},
 	}
 	same := func(a, b float64) bool {
 		return (math.IsNaN(a) && math.IsNaN(b)) || scalar.EqualWithinAbsOrRel(a, b, 1e-12, 1e-12)
