@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
@@ -14,14 +15,26 @@ import (
 type cellData struct {
 	train *bnmf.Matrix
 	test  []bnmf.Entry
-	// clean holds the noise-free values of the test entries (noise
-	// studies only).
-	clean []float64
+	// Noise studies only: clean holds the noise-free values of the test
+	// entries; dataVariance and cleanVariance are the population
+	// variances of the noisy and of the clean training values (noisy
+	// before any clipping); clipped counts the training values that were
+	// negative and clipped at 0 for NMF.
+	clean                       []float64
+	dataVariance, cleanVariance float64
+	clipped                     int
 }
 
 // cellData draws the training and test entries of cell c. The split
 // depends on (base seed, fraction, repeat) and the noise on (base seed,
 // ratio, repeat) only, so every model and rank sees the same data.
+//
+// In a noise study the noisy training values of an NMF cell are clipped
+// at 0, because Lee and Seung's multiplicative updates need nonnegative
+// data and Gaussian noise makes some values negative; runCell records how
+// many were clipped in a warning. The Bayesian models train on the
+// unclipped noisy values, and every model is scored on the same,
+// unclipped, noisy and clean test values.
 func (p *Plan) cellData(c Cell) (cellData, error) {
 	cfg := p.Config
 	switch cfg.Kind {
@@ -48,8 +61,43 @@ func (p *Plan) cellData(c Cell) (cellData, error) {
 	all := make([]bnmf.Entry, 0, len(train)+len(test))
 	all = append(append(all, train...), test...)
 	noisy := dataset.AddNoise(all, c.NoiseRatio, NoiseSource(cfg.Seed, c.NoiseRatio, c.Repeat))
-	m, err := bnmf.NewMatrix(p.data.Rows, p.data.Cols, noisy[:len(train)])
-	return cellData{train: m, test: noisy[len(train):], clean: clean}, err
+	d := cellData{
+		test:          noisy[len(train):],
+		clean:         clean,
+		dataVariance:  variance(noisy[:len(train)]),
+		cleanVariance: variance(train),
+	}
+	fed := noisy[:len(train)]
+	if _, ok := p.models[c.Model].(bnmf.NMF); ok {
+		fed = slices.Clone(fed)
+		for i := range fed {
+			if fed[i].Value < 0 {
+				fed[i].Value = 0
+				d.clipped++
+			}
+		}
+	}
+	d.train, err = bnmf.NewMatrix(p.data.Rows, p.data.Cols, fed)
+	return d, err
+}
+
+// variance returns the population variance (divisor n) of the values of
+// entries, computed in two passes; it is 0 for none.
+func variance(entries []bnmf.Entry) float64 {
+	if len(entries) == 0 {
+		return 0
+	}
+	var mean float64
+	for _, e := range entries {
+		mean += e.Value
+	}
+	mean /= float64(len(entries))
+	var s float64
+	for _, e := range entries {
+		d := e.Value - mean
+		s += d * d
+	}
+	return s / float64(len(entries))
 }
 
 // sweepCounter is a bnmf.Recorder that reports each sweep's work to the
@@ -65,7 +113,9 @@ func (s sweepCounter) Record(bnmf.SweepStats) error {
 }
 
 // runCell runs the chain of cell c with the given number of sampler
-// workers and returns its record. A cell that fails returns a record with
+// workers and returns its record. An NMF cell of a noise study trains on
+// the noisy values clipped at 0 (see cellData), with a warning in its
+// record saying how many were clipped. A cell that fails returns a record with
 // Error set; only cancellation of ctx returns an error, and then no record,
 // so the cell runs again on resume.
 func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*Record, error) {
@@ -125,7 +175,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	if cfg.Kind == KindNoise {
 		m := &r.Metrics
 		m.TestMSEClean = mse(res.PredictiveMean, d.clean)
-		m.DataVariance = d.train.Variance()
+		m.DataVariance = d.dataVariance
 		m.VarOverMSE = m.DataVariance / m.TestMSE
 		m.VarOverMSEClean = m.DataVariance / m.TestMSEClean
 	}
@@ -144,6 +194,10 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	}
 	if n > 0 {
 		r.Metrics.SecondsPerSweep = res.Trace[n-1].Elapsed.Seconds() / float64(n)
+	}
+	if d.clipped > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("noise: %d of %d noisy training values were negative and clipped at 0, "+
+			"as NMF needs nonnegative data; the test values were not clipped", d.clipped, d.train.Len()))
 	}
 	r.Warnings = append(r.Warnings, res.Warnings...)
 	clampNonFinite(r)

@@ -2,10 +2,15 @@ package experiments
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // studyPlan prepares a study of the given kind on a 40 x 60 synthetic
@@ -102,6 +107,65 @@ func TestNoiseStudy(t *testing.T) {
 	}
 	if a, b := recs["GRRN-k3-n1-r0"].Metrics.DataVariance, recs["NMF-k3-n1-r0"].Metrics.DataVariance; a != b {
 		t.Errorf("GRRN and NMF saw different noisy data: variances %v and %v", a, b)
+	}
+}
+
+// TestNoiseStudyClipsNMFTraining checks that NMF, which needs nonnegative
+// data, trains on the noisy values clipped at 0, that the Bayesian models
+// and every test set keep the unclipped noisy values, and that the NMF
+// record says how many values were clipped.
+func TestNoiseStudyClipsNMFTraining(t *testing.T) {
+	p := studyPlan(t, "kind: noise\nnoise_ratios: [10]\n")
+	data := func(c Cell) cellData {
+		t.Helper()
+		d, err := p.cellData(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	grrn := data(Cell{Model: "GRRN", Rank: 3, NoiseRatio: 10})
+	nmf := data(Cell{Model: "NMF", Rank: 3, NoiseRatio: 10})
+	noisy, fed := grrn.train.Entries(), nmf.train.Entries()
+	if len(noisy) != len(fed) {
+		t.Fatalf("GRRN trains on %d entries and NMF on %d", len(noisy), len(fed))
+	}
+	negative := 0
+	for i, e := range noisy {
+		want := e
+		if e.Value < 0 {
+			negative++
+			want.Value = 0
+		}
+		if fed[i] != want {
+			t.Fatalf("NMF training entry %d is %+v, want %+v (the noisy %+v clipped at 0)", i, fed[i], want, e)
+		}
+	}
+	// Noise of ten times the data's variance makes a good share of the
+	// ratings in [1, 5] negative; without any the test would prove nothing.
+	if negative == 0 {
+		t.Fatal("no noisy training value is negative")
+	}
+	if !slices.Equal(grrn.test, nmf.test) || !slices.ContainsFunc(nmf.test, func(e bnmf.Entry) bool { return e.Value < 0 }) {
+		t.Error("the NMF test values differ from GRRN's or were clipped")
+	}
+
+	recs := runRecords(t, p)
+	clipped := func(r Record) []string {
+		var out []string
+		for _, w := range r.Warnings {
+			if strings.Contains(w, "clipped at 0") {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	want := fmt.Sprintf("%d of %d noisy training values", negative, len(noisy))
+	if w := clipped(recs["NMF-k3-n10-r0"]); len(w) != 1 || !strings.Contains(w[0], want) {
+		t.Errorf("NMF warnings %q, want one saying %q were clipped at 0", w, want)
+	}
+	if w := clipped(recs["GRRN-k3-n10-r0"]); len(w) != 0 {
+		t.Errorf("GRRN warnings %q, want none about clipping", w)
 	}
 }
 
