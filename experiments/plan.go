@@ -34,9 +34,10 @@ type PrepareOptions struct {
 	DataDir string
 }
 
-// Prepare loads the data of cfg and checks what needs it: that every
-// fraction unobserved lies between the data's own and 1 and admits a split
-// under the coverage rule. Errors name the config file, line and key.
+// Prepare loads the data of cfg and checks what needs it: that no rank
+// exceeds min(rows, cols) of the data, and that every fraction unobserved
+// lies between the data's own and 1 and admits a split under the coverage
+// rule. Errors name the config file, line and key.
 func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions()}
 	for i := range cfg.Models {
@@ -52,6 +53,13 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	}
 	if p.data, err = loadData(cfg, opts); err != nil {
 		return nil, err
+	}
+	maxRank := min(p.data.Rows, p.data.Cols)
+	for i, k := range cfg.Ranks {
+		if k > maxRank {
+			return nil, cfg.errorf(fmt.Sprintf("ranks[%d]", i), "rank %d exceeds min(rows, cols) = %d of %s, a %d x %d matrix",
+				k, maxRank, p.data.Name, p.data.Rows, p.data.Cols)
+		}
 	}
 	if cfg.Kind == KindConvergence {
 		if p.full, err = p.data.Matrix(); err != nil {

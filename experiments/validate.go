@@ -8,6 +8,11 @@ import (
 	"github.com/bnmf-lab/bnmf/dataset"
 )
 
+// maxCells is the largest number of cells a study may have: ten million,
+// far above the paper's largest study (2,400 cells) and small enough that
+// listing the cells takes well under a gigabyte.
+const maxCells = 10_000_000
+
 // Validate checks everything about c that does not need the data, and
 // returns the first problem as a *ConfigError. Prepare checks the rest
 // (that the fractions lie within the data's range) once the data is
@@ -147,7 +152,8 @@ func (c *Config) validateGrid() error {
 	return nil
 }
 
-// validateChain checks repeats, sweeps, burn-in, thinning and the output.
+// validateChain checks repeats, sweeps, burn-in, thinning, the number of
+// cells (at most maxCells) and the output.
 func (c *Config) validateChain() error {
 	if c.Repeats <= 0 {
 		return c.errorf("repeats", "%d must be positive", c.Repeats)
@@ -167,6 +173,15 @@ func (c *Config) validateChain() error {
 	}
 	if c.Thin <= 0 {
 		return c.errorf("thin", "%d must be positive", c.Thin)
+	}
+	if kept := c.Sweeps - c.BurnIn; kept/c.Thin == 0 {
+		return c.errorf("thin", "%d keeps none of the %d sweeps after burn-in; it must be at most sweeps - burn_in = %d", c.Thin, kept, kept)
+	}
+	// Cells() lists every cell, so the grid's size bounds the memory a
+	// study takes before its first chain runs.
+	perRepeat := len(c.Ranks) * len(c.Models) * max(1, len(c.Fractions), len(c.NoiseRatios))
+	if c.Repeats > maxCells/perRepeat {
+		return c.errorf("repeats", "%d repeats of %d cells each make more than the %d cells a study may have", c.Repeats, perRepeat, maxCells)
 	}
 	if c.Output == "" {
 		return c.errorf("output", "the output directory must not be empty")
