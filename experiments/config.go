@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -137,7 +138,9 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 // ParseConfig decodes and validates a config held in src; file names it in
-// errors and gives the default study name.
+// errors and gives the default study name. An integer setting must be
+// written as a YAML integer: 2.5, 1e3, null or a number beyond the range of
+// its type is an error, not truncated, converted or read as 0.
 func ParseConfig(file string, src []byte) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
@@ -155,6 +158,9 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, &ConfigError{File: file, Line: extra.Line, Msg: "the file holds more than one YAML document"}
+	}
+	if err := checkIntegers(file, &doc, reflect.TypeOf(cfg)); err != nil {
+		return nil, err
 	}
 	cfg.file = file
 	cfg.lines = keyLines(&doc)

@@ -3,6 +3,8 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -84,6 +86,9 @@ func decodeError(file string, doc *yaml.Node, err error) error {
 	}
 	if w := yamlWrong.FindStringSubmatch(msg); w != nil {
 		key, node := keyAt(doc, line, w[2], false)
+		if t, ok := integerTypes[strings.TrimPrefix(w[3], "*")]; ok && w[2] != "" && node.Kind == yaml.ScalarNode {
+			return integerError(file, node, t, key)
+		}
 		got := describeTag(w[1])
 		if w[2] != "" {
 			got = fmt.Sprintf("%s %q", got, node.Value)
@@ -215,4 +220,120 @@ func walk(n *yaml.Node, path string, f func(path string, k, v *yaml.Node)) {
 			walk(v, p, f)
 		}
 	}
+}
+
+// integerTypes maps the names of Go's integer types, as go-yaml writes
+// them in its errors, to the types.
+var integerTypes = map[string]reflect.Type{
+	"int": reflect.TypeFor[int](), "int8": reflect.TypeFor[int8](), "int16": reflect.TypeFor[int16](),
+	"int32": reflect.TypeFor[int32](), "int64": reflect.TypeFor[int64](),
+	"uint": reflect.TypeFor[uint](), "uint8": reflect.TypeFor[uint8](), "uint16": reflect.TypeFor[uint16](),
+	"uint32": reflect.TypeFor[uint32](), "uint64": reflect.TypeFor[uint64](),
+}
+
+// integerText matches a plain scalar written as a decimal integer, which
+// go-yaml tags !!float when it does not fit in 64 bits.
+var integerText = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
+
+// checkIntegers returns a *ConfigError for the first scalar of doc that
+// decodes into an integer field of t (a struct type whose fields carry yaml
+// tags) but is not written as a YAML integer. go-yaml accepts such values
+// silently: it truncates 2.5 to 2, converts a number beyond the range of a
+// uint64 into a wrapped value, and reads null as 0.
+func checkIntegers(file string, doc *yaml.Node, t reflect.Type) error {
+	var first error
+	var visit func(n *yaml.Node, t reflect.Type, path string)
+	visit = func(n *yaml.Node, t reflect.Type, path string) {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch {
+		case first != nil:
+		case n.Kind == yaml.DocumentNode:
+			for _, c := range n.Content {
+				visit(c, t, path)
+			}
+		case n.Kind == yaml.MappingNode && t.Kind() == reflect.Struct:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.ShortTag() == "!!merge" {
+					if v.Kind == yaml.SequenceNode {
+						for _, m := range v.Content {
+							visit(m, t, path)
+						}
+					} else {
+						visit(v, t, path)
+					}
+					continue
+				}
+				f, ok := yamlField(t, k.Value)
+				if !ok {
+					continue // strict decoding has rejected unknown keys
+				}
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				visit(v, f.Type, p)
+			}
+		case n.Kind == yaml.SequenceNode && t.Kind() == reflect.Slice:
+			for i, c := range n.Content {
+				visit(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+			}
+		case n.Kind == yaml.ScalarNode && isIntegerKind(t.Kind()) && n.ShortTag() != "!!int":
+			first = integerError(file, n, t, path)
+		}
+	}
+	visit(doc, t, "")
+	return first
+}
+
+// yamlField returns the field of struct type t that the YAML key name
+// decodes into.
+func yamlField(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if key == "" {
+			key = strings.ToLower(f.Name)
+		}
+		if key == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func isIntegerKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// integerError describes scalar n, which is not a YAML integer, at the key
+// path of an integer field of type t.
+func integerError(file string, n *yaml.Node, t reflect.Type, path string) *ConfigError {
+	want := describeType(t.String())
+	tag := strings.TrimPrefix(n.ShortTag(), "!!")
+	var msg string
+	switch {
+	case tag == "float" && integerText.MatchString(n.Value) && t.Kind() >= reflect.Uint:
+		msg = fmt.Sprintf("%s is out of range: want %s of at most %d", n.Value, want, uint64(math.MaxUint64)>>(64-t.Bits()))
+	case tag == "float" && integerText.MatchString(n.Value):
+		msg = fmt.Sprintf("%s is out of range: want %s from %d to %d", n.Value, want, int64(-1)<<(t.Bits()-1), int64(math.MaxInt64)>>(64-t.Bits()))
+	case tag == "null":
+		msg = "got null, want " + want
+	default:
+		msg = fmt.Sprintf("got %s %q, want %s", describeTag(tag), n.Value, want)
+	}
+	return &ConfigError{File: file, Line: n.Line, Key: path, Msg: msg}
 }
