@@ -71,6 +71,9 @@ type Config struct {
 	lines map[string]int
 	// source holds the config file's bytes, copied into the output.
 	source []byte
+	// dataSHA256 is the hex SHA-256 of the content of a dataset given as
+	// a file, set by Prepare when it reads the file; "" otherwise.
+	dataSHA256 string
 }
 
 // DatasetConfig names a study's data: either one of the datasets that the
@@ -204,11 +207,25 @@ type hashed struct {
 	Thin         int
 	Seed         uint64
 	Coverage     string
+	// DataSHA256 is set only for a dataset given as a file, and left out
+	// of the encoding otherwise, so that the hash of every other config
+	// is what it was before the field existed.
+	DataSHA256 string `json:",omitempty"`
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of every
 // setting that affects a study's numbers (all but Name and Output). Stored
 // records carry it, so results of a changed config never mix with old ones.
+//
+// For a dataset given as a file (dataset.path), the settings name only the
+// file, so the hash also covers the SHA-256 of the file's content, which
+// Prepare records when it reads the file: a changed file then changes the
+// hash, and its results do not mix with those of the old file on resume.
+// Called before Prepare, Hash of such a config covers the path alone. The
+// datasets known by name are fixed by their settings (MovieLens is checked
+// against its official digest or rating counts when loaded, the synthetic
+// one is generated from its seed), so their hashes do not depend on
+// Prepare and are what they were before file contents were hashed.
 func (c *Config) Hash() string {
 	h := hashed{
 		Schema:       "bnmf-study-v1",
@@ -225,6 +242,7 @@ func (c *Config) Hash() string {
 		Thin:         c.Thin,
 		Seed:         c.Seed,
 		Coverage:     c.Coverage,
+		DataSHA256:   c.dataSHA256,
 	}
 	if c.Kind != KindNoise {
 		h.NoiseHoldout = 0

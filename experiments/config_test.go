@@ -208,3 +208,43 @@ func TestConfigHashPinned(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigHashCoversDataFile checks that the hash of a study on a data
+// file of the user's own covers the file's content, so that results of a
+// changed file do not mix with old ones on resume.
+func TestConfigHashCoversDataFile(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "ratings.tsv")
+	cfgFile := filepath.Join(dir, "study.yaml")
+	src := "kind: convergence\ndataset: {path: " + data + ", format: triplets}\nranks: [2]\n"
+	if err := os.WriteFile(cfgFile, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prepared := func(ratings string) string {
+		t.Helper()
+		if err := os.WriteFile(data, []byte(ratings), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(cfgFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Prepare(cfg, PrepareOptions{DataDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Manifest.ConfigHash != cfg.Hash() {
+			t.Errorf("the manifest's hash %s is not the config's %s", p.Manifest.ConfigHash, cfg.Hash())
+		}
+		return p.Manifest.ConfigHash
+	}
+	const ratings = "1\t1\t5\n1\t2\t3\n2\t1\t4\n2\t2\t1\n3\t1\t2\n3\t2\t2\n"
+	first := prepared(ratings)
+	if again := prepared(ratings); again != first {
+		t.Errorf("the same file gave hashes %s and %s", first, again)
+	}
+	changed := strings.Replace(ratings, "2\t2\t1", "2\t2\t2", 1)
+	if got := prepared(changed); got == first {
+		t.Errorf("changing one rating of the data file kept the hash %s", got)
+	}
+}

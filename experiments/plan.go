@@ -1,7 +1,11 @@
 package experiments
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 
@@ -82,7 +86,9 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	return p, nil
 }
 
-// loadData opens the dataset that cfg names.
+// loadData opens the dataset that cfg names. For a file of the user's own
+// it records the SHA-256 of the file's content in cfg, which Config.Hash
+// then covers.
 func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	d := cfg.Dataset
 	s := d.Synthetic
@@ -101,6 +107,9 @@ func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	if d.Path != "" {
 		key = "dataset.path"
 		r, err = dataset.OpenFile(d.Path, d.Format, dopts)
+		if err == nil {
+			cfg.dataSHA256, err = fileSHA256(d.Path)
+		}
 	} else {
 		r, err = dataset.Open(d.Name, opts.DataDir, dopts)
 	}
@@ -188,4 +197,18 @@ func buildVersions() Versions {
 		v.Module += "+dirty"
 	}
 	return v
+}
+
+// fileSHA256 returns the hex SHA-256 of the content of the file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close() // read-only: a close error loses nothing
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
