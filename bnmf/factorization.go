@@ -27,6 +27,43 @@ func newFactorization(data *Matrix, k int) factorization {
 	return f
 }
 
+// factorSide is one factor matrix seen from the data: W with the rows of
+// A, or Z (stored transposed, N x K) with the columns of A.
+type factorSide struct {
+	name  string    // "W" or "Z", for error messages
+	x     []float64 // lines x K, row-major
+	other []float64 // the other factor, also row-major with K columns
+	start []int     // line i's entries are [start[i], start[i+1])
+	index []int32   // for each entry, the line of the other factor
+	pos   []int32   // for each entry, its row-major position; nil for rows
+	prior prior
+	line  lineFunc // bound update of one line, set once
+}
+
+// entry returns the row-major position of the side's p-th stored entry,
+// where the residuals and the values of A are kept.
+func (s *factorSide) entry(p int) int {
+	if s.pos != nil {
+		return int(s.pos[p])
+	}
+	return p
+}
+
+// newSides returns W (with the rows of A) and Z (with its columns), with
+// priors pw and pz, each bound to update, the chain's update of one line.
+func (f *factorization) newSides(pw, pz prior, update func(*factorSide, *worker, int) error) *[2]factorSide {
+	d := f.data
+	sides := &[2]factorSide{
+		{name: "W", x: f.w, other: f.zt, start: d.rowStart, index: d.rowCol, prior: pw},
+		{name: "Z", x: f.zt, other: f.w, start: d.colStart, index: d.colRow, pos: d.colPos, prior: pz},
+	}
+	for s := range sides {
+		side := &sides[s]
+		side.line = func(wk *worker, i int) error { return update(side, wk, i) }
+	}
+	return sides
+}
+
 // residualsOfRow recomputes the residuals of row i exactly, so that the
 // rounding errors of incremental updates never accumulate, and stores
 // their sum of squares.

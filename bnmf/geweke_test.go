@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Joint-distribution ("getting it right") tests after Geweke (2004),
@@ -58,14 +56,16 @@ const (
 // gewekeObserved lists the observed entries of the 3 x 3 matrix in
 // row-major order, the order of Matrix.rowVal: (1, 1) and (2, 0) are
 // unobserved.
-var gewekeObserved = [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 1}, {2, 2}}
+func gewekeObserved() [][2]int {
+	return [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 1}, {2, 2}}
+}
 
 const gewekeRows, gewekeCols = 3, 3
 
 // gewekeLik is the inverse-Gamma prior on sigma^2 shared by every case:
 // shape 3 so that its mean (1) and variance (1) exist and sigma^2 stays
 // moderate.
-var gewekeLik = Likelihood{AlphaSigma: 3, BetaSigma: 2}
+func gewekeLik() Likelihood { return Likelihood{AlphaSigma: 3, BetaSigma: 2} }
 
 // gewekeHyper holds the hyperparameters of one model, read from its struct
 // so that a mistake in newChain's wiring shows up as a mismatch.
@@ -101,179 +101,6 @@ func gewekeHyperOf(t *testing.T, model Model) gewekeHyper {
 	h.kind = model.Name()
 	h.alphaSigma, h.betaSigma = lik.AlphaSigma, lik.BetaSigma
 	return h
-}
-
-// gewekeState is one draw of the parameters and the observed data. The
-// hyperparameter slices are indexed by side (0: W, 1: Z) and are nil for
-// models without them.
-type gewekeState struct {
-	w, zt           []float64
-	mu, tau, lambda [2][]float64
-	sigma2          float64
-	a               []float64 // observed values in row-major order
-}
-
-func newGewekeState(h gewekeHyper) *gewekeState {
-	st := &gewekeState{
-		w:  make([]float64, gewekeRows*gewekeK),
-		zt: make([]float64, gewekeCols*gewekeK),
-		a:  make([]float64, len(gewekeObserved)),
-	}
-	for s, lines := range []int{gewekeRows, gewekeCols} {
-		if h.hierarchical {
-			st.mu[s] = make([]float64, lines*gewekeK)
-			st.tau[s] = make([]float64, lines*gewekeK)
-		}
-		if h.withLambda {
-			st.lambda[s] = make([]float64, lines*gewekeK)
-		}
-	}
-	return st
-}
-
-func (st *gewekeState) pred(i, j int) float64 {
-	var v float64
-	for k := range gewekeK {
-		v += st.w[i*gewekeK+k] * st.zt[j*gewekeK+k]
-	}
-	return v
-}
-
-// gewekeSampler draws from the joint prior with math/rand/v2 and gonum's
-// distuv, independently of the package's samplers.
-type gewekeSampler struct {
-	rng *rand.Rand
-	src rand.Source
-}
-
-func newGewekeSampler(seed uint64) gewekeSampler {
-	src := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
-	return gewekeSampler{rng: rand.New(src), src: src}
-}
-
-func (g gewekeSampler) gamma(shape, rate float64) float64 {
-	return distuv.Gamma{Alpha: shape, Beta: rate, Src: g.src}.Rand()
-}
-
-// drawParams draws W, Z, their hyperparameters and sigma^2 exactly from
-// the joint prior (the rejection samplers in the file comment).
-func (g gewekeSampler) drawParams(h gewekeHyper, st *gewekeState) {
-	for s, x := range [2][]float64{st.w, st.zt} {
-		for e := range x {
-			switch h.kind {
-			case "GEE":
-				x[e] = g.rng.ExpFloat64() / h.geeLambda
-			case "GTT":
-				for {
-					v := h.gttMu + g.rng.NormFloat64()/math.Sqrt(h.gttTau)
-					if v >= 0 {
-						x[e] = v
-						break
-					}
-				}
-			case "GTTN", "GRRN":
-				for {
-					mu := h.muMu + g.rng.NormFloat64()/math.Sqrt(h.tauMu)
-					tau := g.gamma(h.a, h.b)
-					v := mu + g.rng.NormFloat64()/math.Sqrt(tau)
-					if v < 0 {
-						continue
-					}
-					// lambda is drawn independently of (mu, tau, w) in the
-					// proposal, so drawing it after the first rejection step
-					// changes nothing but the cost.
-					var lam float64
-					if h.withLambda {
-						lam = g.gamma(h.alphaLambda+1, h.betaLambda)
-						if g.rng.Float64() >= math.Exp(-lam*v) {
-							continue
-						}
-					}
-					x[e], st.mu[s][e], st.tau[s][e] = v, mu, tau
-					if h.withLambda {
-						st.lambda[s][e] = lam
-					}
-					break
-				}
-			}
-		}
-	}
-	st.sigma2 = 1 / g.gamma(h.alphaSigma, h.betaSigma)
-}
-
-// drawData draws every observed entry from N(w_i . z_j, sigma^2).
-func (g gewekeSampler) drawData(st *gewekeState) {
-	sd := math.Sqrt(st.sigma2)
-	for q, ij := range gewekeObserved {
-		st.a[q] = st.pred(ij[0], ij[1]) + sd*g.rng.NormFloat64()
-	}
-}
-
-// gewekeFunc is a bounded test function of a draw.
-type gewekeFunc struct {
-	name string
-	f    func(*gewekeState) float64
-}
-
-func gewekeFuncs(t *testing.T, h gewekeHyper) []gewekeFunc {
-	t.Helper()
-	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
-	// The median of sigma^2 ~ InvGamma(alpha, beta) is 1/(the median of
-	// Gamma(alpha, beta)), the threshold that maximises the indicator's
-	// variance.
-	median := 1 / distuv.Gamma{Alpha: h.alphaSigma, Beta: h.betaSigma}.Quantile(0.5)
-	fs := []gewekeFunc{
-		{"W[0][0]", func(s *gewekeState) float64 { return ratio(s.w[0]) }},
-		{"W[2][1]", func(s *gewekeState) float64 { return ratio(s.w[2*gewekeK+1]) }},
-		{"Z[1][1]", func(s *gewekeState) float64 { return ratio(s.zt[1*gewekeK+1]) }},
-		{"1{sigma2<median}", func(s *gewekeState) float64 {
-			if s.sigma2 < median {
-				return 1
-			}
-			return 0
-		}},
-		{"pred(0,0) observed", func(s *gewekeState) float64 { return ratio(s.pred(0, 0)) }},
-		{"pred(1,1) unobserved", func(s *gewekeState) float64 { return ratio(s.pred(1, 1)) }},
-		{"a(2,2)", func(s *gewekeState) float64 { return ratio(s.a[len(s.a)-1]) }},
-	}
-	if h.hierarchical {
-		fs = append(fs,
-			gewekeFunc{"muW[0][0]", func(s *gewekeState) float64 { return ratio(s.mu[0][0]) }},
-			gewekeFunc{"tauW[0][0]", func(s *gewekeState) float64 { return ratio(s.tau[0][0]) }},
-			gewekeFunc{"tauZ[2][1]", func(s *gewekeState) float64 { return ratio(s.tau[1][2*gewekeK+1]) }},
-		)
-	}
-	if h.withLambda {
-		fs = append(fs,
-			gewekeFunc{"lambdaW[0][0]", func(s *gewekeState) float64 { return ratio(s.lambda[0][0]) }},
-			gewekeFunc{"lambdaZ[2][1]", func(s *gewekeState) float64 { return ratio(s.lambda[1][2*gewekeK+1]) }},
-		)
-	}
-	return fs
-}
-
-// gewekeMarginal runs the marginal-conditional simulator for n independent
-// draws and returns each test function's mean and standard error.
-func gewekeMarginal(h gewekeHyper, fs []gewekeFunc, n int, seed uint64) (mean, se []float64) {
-	g := newGewekeSampler(seed)
-	st := newGewekeState(h)
-	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
-	for range n {
-		g.drawParams(h, st)
-		g.drawData(st)
-		for i, f := range fs {
-			v := f.f(st)
-			sum[i] += v
-			sum2[i] += v * v
-		}
-	}
-	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
-	for i := range fs {
-		mean[i] = sum[i] / float64(n)
-		vari := (sum2[i] - sum[i]*mean[i]) / float64(n-1)
-		se[i] = math.Sqrt(vari / float64(n))
-	}
-	return mean, se
 }
 
 // gewekeHier returns the hierarchical prior inside a chain's prior, or nil.
@@ -345,8 +172,8 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 	st := newGewekeState(h)
 	g.drawParams(h, st)
 	g.drawData(st)
-	entries := make([]Entry, len(gewekeObserved))
-	for q, ij := range gewekeObserved {
+	entries := make([]Entry, len(gewekeObserved()))
+	for q, ij := range gewekeObserved() {
 		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: st.a[q]}
 	}
 	data, err := NewMatrix(gewekeRows, gewekeCols, entries)
@@ -354,15 +181,15 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 		t.Fatal(err)
 	}
 	for q, e := range data.Entries() {
-		if e.Row != gewekeObserved[q][0] || e.Col != gewekeObserved[q][1] {
-			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, gewekeObserved[q])
+		if e.Row != gewekeObserved()[q][0] || e.Col != gewekeObserved()[q][1] {
+			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, gewekeObserved()[q])
 		}
 	}
 	var c *gibbsChain
 	if mutant {
 		pw := gewekeWrongTauShape{newHierarchicalPrior(gewekeRows, gewekeK, h.muMu, h.tauMu, h.a, h.b)}
 		pz := gewekeWrongTauShape{newHierarchicalPrior(gewekeCols, gewekeK, h.muMu, h.tauMu, h.a, h.b)}
-		c = newGibbsChain(data, gewekeK, gewekeLik, pw, pz)
+		c = newGibbsChain(data, gewekeK, gewekeLik(), pw, pz)
 	} else {
 		ch, err := model.newChain(data, gewekeK)
 		if err != nil {
@@ -442,16 +269,16 @@ func TestGewekeJointDistribution(t *testing.T) {
 	// sigma^2 stay of order one: GEE Lambda 1; GTT Mu 0.5, Tau 1;
 	// GTTN/GRRN MuMu 0.5, TauMu 1, A = B = 2, AlphaLambda 2, BetaLambda 1;
 	// sigma^2 ~ InvGamma(3, 2).
-	gttn := GTTN{MuMu: 0.5, TauMu: 1, A: 2, B: 2, Likelihood: gewekeLik}
+	gttn := GTTN{MuMu: 0.5, TauMu: 1, A: 2, B: 2, Likelihood: gewekeLik()}
 	cases := []struct {
 		name   string
 		model  Model
 		mutant bool // the wrong tau conditional: must be detected
 	}{
-		{"GEE", GEE{Lambda: 1, Likelihood: gewekeLik}, false},
-		{"GTT", GTT{Mu: 0.5, Tau: 1, Likelihood: gewekeLik}, false},
+		{"GEE", GEE{Lambda: 1, Likelihood: gewekeLik()}, false},
+		{"GTT", GTT{Mu: 0.5, Tau: 1, Likelihood: gewekeLik()}, false},
 		{"GTTN", gttn, false},
-		{"GRRN", GRRN{MuMu: 0.5, TauMu: 1, A: 2, B: 2, AlphaLambda: 2, BetaLambda: 1, Likelihood: gewekeLik}, false},
+		{"GRRN", GRRN{MuMu: 0.5, TauMu: 1, A: 2, B: 2, AlphaLambda: 2, BetaLambda: 1, Likelihood: gewekeLik()}, false},
 		{"GTTN/wrong-tau-shape", gttn, true},
 	}
 	// Sizes: the successive-conditional standard errors are then at most

@@ -7,26 +7,13 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// factorSide is one factor matrix seen from the data: W with the rows of
-// A, or Z (stored transposed, N x K) with the columns of A.
-type factorSide struct {
-	name  string    // "W" or "Z", for error messages
-	x     []float64 // lines x K, row-major
-	other []float64 // the other factor, also row-major with K columns
-	start []int     // line i's entries are [start[i], start[i+1])
-	index []int32   // for each entry, the line of the other factor
-	pos   []int32   // for each entry, its row-major position; nil for rows
-	prior prior
-	line  lineFunc // bound update of one line, set once
-}
-
 // gibbsChain is the state of a Gibbs sampler for GEE, GTT, GTTN or GRRN:
 // the factors, the priors' hyperparameters, sigma^2 and the residuals
 // a_mn - w_m . z_n of the observed entries in row-major order, which keep a
 // sweep at O(|Omega| K).
 type gibbsChain struct {
 	factorization
-	sides      [2]factorSide
+	sides      *[2]factorSide
 	sigma2     float64
 	alphaSigma float64
 	betaSigma  float64
@@ -40,10 +27,7 @@ func newGibbsChain(data *Matrix, k int, lik Likelihood, pw, pz prior) *gibbsChai
 		alphaSigma:    lik.AlphaSigma,
 		betaSigma:     lik.BetaSigma,
 	}
-	c.sides[0] = factorSide{name: "W", x: c.w, other: c.zt, start: data.rowStart, index: data.rowCol, prior: pw}
-	c.sides[1] = factorSide{name: "Z", x: c.zt, other: c.w, start: data.colStart, index: data.colRow, pos: data.colPos, prior: pz}
-	c.sides[0].line = func(wk *worker, i int) error { return c.updateLine(&c.sides[0], wk, i) }
-	c.sides[1].line = func(wk *worker, i int) error { return c.updateLine(&c.sides[1], wk, i) }
+	c.sides = c.newSides(pw, pz, c.updateLine)
 	return c
 }
 
@@ -109,11 +93,7 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	r := wk.scratch[:n]
 	g := wk.scratch[n : n+n*k] // g[kk*n+q] = other[index[lo+q]][kk]
 	for q := 0; q < n; q++ {
-		e := lo + q
-		if side.pos != nil {
-			e = int(side.pos[e])
-		}
-		r[q] = c.resid[e]
+		r[q] = c.resid[side.entry(lo+q)]
 		o := side.other[int(side.index[lo+q])*k:]
 		for kk := 0; kk < k; kk++ {
 			g[kk*n+q] = o[kk]
@@ -138,11 +118,7 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 		x[kk] = v
 	}
 	for q := 0; q < n; q++ {
-		e := lo + q
-		if side.pos != nil {
-			e = int(side.pos[e])
-		}
-		c.resid[e] = r[q]
+		c.resid[side.entry(lo+q)] = r[q]
 	}
 	if bad := side.prior.updateLine(i, x, wk.rng); bad >= 0 {
 		return fmt.Errorf("bnmf: sweep %d: hyperparameters of %s[%d][%d] left their support (x = %g): %w",

@@ -142,6 +142,12 @@ func (m *Matrix) Entries() []Entry {
 	return out
 }
 
+// entryAt returns the entry at row-major position p.
+func (m *Matrix) entryAt(p int) Entry {
+	i := sort.Search(m.rows, func(i int) bool { return m.rowStart[i+1] > p })
+	return Entry{Row: i, Col: int(m.rowCol[p]), Value: m.rowVal[p]}
+}
+
 // Mean returns the mean of the observed values (m0 in the paper), or 0 for
 // a matrix with no observed entries.
 func (m *Matrix) Mean() float64 {

@@ -129,5 +129,13 @@ func (g NMF) newChain(train *Matrix, k int) (chain, error) {
 	default:
 		return nil, fmt.Errorf("bnmf: NMF.Objective %d is not SquaredError or IDivergence", int(g.Objective))
 	}
+	// Multiplicative updates keep factors nonnegative only for
+	// nonnegative data.
+	for i, v := range train.rowVal {
+		if v < 0 {
+			e := train.entryAt(i)
+			return nil, fmt.Errorf("bnmf: NMF needs nonnegative data; entry (%d, %d) is %v", e.Row, e.Col, v)
+		}
+	}
 	return newNMFChain(train, k, g.Objective), nil
 }

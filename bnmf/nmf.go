@@ -19,7 +19,7 @@ import (
 type nmfChain struct {
 	factorization
 	objective Objective
-	sides     [2]factorSide
+	sides     *[2]factorSide
 	initScale float64
 	sweepNo   int
 }
@@ -35,10 +35,7 @@ func newNMFChain(data *Matrix, k int, obj Objective) *nmfChain {
 		// prediction K (m0/K) = m0, the mean of the data.
 		initScale: 2 * math.Sqrt(math.Max(data.Mean(), 1e-12)/float64(k)),
 	}
-	c.sides[0] = factorSide{name: "W", x: c.w, other: c.zt, start: data.rowStart, index: data.rowCol}
-	c.sides[1] = factorSide{name: "Z", x: c.zt, other: c.w, start: data.colStart, index: data.colRow, pos: data.colPos}
-	c.sides[0].line = func(wk *worker, i int) error { return c.updateLine(&c.sides[0], wk, i) }
-	c.sides[1].line = func(wk *worker, i int) error { return c.updateLine(&c.sides[1], wk, i) }
+	c.sides = c.newSides(nil, nil, c.updateLine)
 	return c
 }
 
@@ -83,10 +80,7 @@ func (c *nmfChain) updateLine(side *factorSide, wk *worker, i int) error {
 	clear(num)
 	clear(den)
 	for q := lo; q < hi; q++ {
-		e := q
-		if side.pos != nil {
-			e = int(side.pos[q])
-		}
+		e := side.entry(q)
 		a := c.data.rowVal[e]
 		pred := a - c.resid[e]
 		o := side.other[int(side.index[q])*k : (int(side.index[q])+1)*k]

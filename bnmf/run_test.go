@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// planted draws a rows x cols matrix W Z + noise with nonnegative rank-k
+// planted draws a rows x cols matrix max(0, W Z + noise) with nonnegative rank-k
 // factors (entries uniform on [0, 1.2]), observes each entry with
 // probability density and splits the observed entries into train (90%) and
 // test (10%).
@@ -33,7 +33,8 @@ func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uin
 			for kk := range k {
 				v += w[i*k+kk] * z[j*k+kk]
 			}
-			e := Entry{Row: i, Col: j, Value: v + noiseSD*rng.NormFloat64()}
+			// Clipped at zero: NMF needs nonnegative data.
+			e := Entry{Row: i, Col: j, Value: math.Max(0, v+noiseSD*rng.NormFloat64())}
 			if rng.Float64() < 0.1 {
 				test = append(test, e)
 			} else {
@@ -176,6 +177,15 @@ func TestRunErrors(t *testing.T) {
 		{"sigma", GTTN{Likelihood: Likelihood{BetaSigma: -2}}, Settings{Rank: 2}, "bnmf: GTTN.BetaSigma is -2; it must be positive and finite"},
 		{"alpha-lambda", GRRN{AlphaLambda: -1}, Settings{Rank: 2}, "bnmf: GRRN.AlphaLambda is -1; it must be positive and finite"},
 		{"test", GRRN{}, Settings{Rank: 2, Test: []Entry{{Row: 10, Col: 0}}}, "bnmf: test entry 0 (10, 0, 0) is outside the 10 x 10 matrix or not finite"},
+		{"thin", GRRN{}, Settings{Rank: 2, Sweeps: 10, BurnIn: 8, Thin: 5}, "bnmf: Settings.Thin 5 keeps none of the 2 sweeps after burn-in"},
+	}
+	negative, err := NewMatrix(2, 3, []Entry{{0, 0, 1}, {1, 2, -0.5}, {0, 2, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), NMF{}, negative, Settings{Rank: 1})
+	if want := "bnmf: NMF needs nonnegative data; entry (1, 2) is -0.5"; err == nil || err.Error() != want {
+		t.Errorf("NMF on negative data: got error %v, want %q", err, want)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

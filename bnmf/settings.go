@@ -95,6 +95,9 @@ func (s Settings) resolved() (Settings, error) {
 	if s.Thin == 0 {
 		s.Thin = 1
 	}
+	if (s.Sweeps-s.BurnIn)/s.Thin == 0 {
+		return s, fmt.Errorf("bnmf: Settings.Thin %d keeps none of the %d sweeps after burn-in", s.Thin, s.Sweeps-s.BurnIn)
+	}
 	if s.Workers < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Workers is %d; it must not be negative", s.Workers)
 	}

@@ -61,9 +61,11 @@ type Metrics struct {
 	TestMSEOfMeans float64 `json:"test_mse_of_means"` // E[W]E[Z], the reference code's estimator
 	Sigma2Mean     float64 `json:"sigma2_mean"`
 
-	// Noise studies: MSE against the clean (noise-free) test values, the
-	// variance of the observed (noisy) training data, and the paper's
-	// Fig. 4 measure var(data)/MSE against the noisy and clean test values.
+	// Noise studies: TestMSEClean is the MSE against the clean
+	// (noise-free) test values; DataVariance the variance of the noisy
+	// training values; VarOverMSE = DataVariance / TestMSE, the paper's
+	// Fig. 4 measure; VarOverMSEClean = variance of the clean training
+	// values / TestMSEClean.
 	TestMSEClean    float64 `json:"test_mse_clean,omitempty"`
 	DataVariance    float64 `json:"data_variance,omitempty"`
 	VarOverMSE      float64 `json:"var_over_mse,omitempty"`
