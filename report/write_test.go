@@ -139,6 +139,31 @@ func TestWriteDeterministic(t *testing.T) {
 	}
 }
 
+// TestWriteKeepsHandWrittenReadme checks that a README the report did not
+// write is left alone, and that its own README is replaced on a rerun.
+func TestWriteKeepsHandWrittenReadme(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "README.md")
+	if _, err := Write(root, smallStudies(t, root), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(root, smallStudies(t, root), Options{}); err != nil {
+		t.Fatalf("rerun over its own README: %v", err)
+	}
+	hand := []byte("# What we found\n")
+	if err := os.WriteFile(path, hand, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Write(root, smallStudies(t, root), Options{})
+	want := "report: " + path + " was not written by bnmf report; refusing to overwrite it"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got error %v, want one starting %q", err, want)
+	}
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, hand) {
+		t.Errorf("README is now %q (error %v), want it untouched", got, err)
+	}
+}
+
 func TestWriteUnfinished(t *testing.T) {
 	tests := []struct {
 		name string
