@@ -124,6 +124,7 @@ func TestRegression(t *testing.T) {
 }
 
 func checkExact(t *testing.T, study *experiments.Study) {
+	t.Helper()
 	got := golden{
 		Comment: "Metrics of every cell of configs/ci.yaml on MovieLens 100K. " +
 			"Regenerate with: go test ./regression -run Regression -update",
@@ -193,6 +194,7 @@ func checkExact(t *testing.T, study *experiments.Study) {
 }
 
 func checkScience(t *testing.T, study *experiments.Study) {
+	t.Helper()
 	b, err := os.ReadFile("testdata/bands.json")
 	if err != nil {
 		t.Fatal(err)
