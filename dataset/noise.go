@@ -31,7 +31,7 @@ func AddNoise(entries []bnmf.Entry, ratio float64, src rand.Source) []bnmf.Entry
 	if ratio == 0 || len(entries) == 0 {
 		return out
 	}
-	std := math.Sqrt(ratio * populationVariance(entries))
+	std := math.Sqrt(ratio * Variance(entries))
 	rng := rand.New(src)
 	for i := range out {
 		out[i].Value += std * rng.NormFloat64()
@@ -39,9 +39,12 @@ func AddNoise(entries []bnmf.Entry, ratio float64, src rand.Source) []bnmf.Entry
 	return out
 }
 
-// populationVariance returns the variance of the values of entries with
-// divisor len(entries), computed in two passes.
-func populationVariance(entries []bnmf.Entry) float64 {
+// Variance returns the population variance (divisor len(entries)) of the
+// values of entries, computed in two passes; it is 0 for none.
+func Variance(entries []bnmf.Entry) float64 {
+	if len(entries) == 0 {
+		return 0
+	}
 	var mean float64
 	for _, e := range entries {
 		mean += e.Value

@@ -64,8 +64,8 @@ func (p *Plan) cellData(c Cell) (cellData, error) {
 	d := cellData{
 		test:          noisy[len(train):],
 		clean:         clean,
-		dataVariance:  variance(noisy[:len(train)]),
-		cleanVariance: variance(train),
+		dataVariance:  dataset.Variance(noisy[:len(train)]),
+		cleanVariance: dataset.Variance(train),
 	}
 	fed := noisy[:len(train)]
 	if _, ok := p.models[c.Model].(bnmf.NMF); ok {
@@ -79,25 +79,6 @@ func (p *Plan) cellData(c Cell) (cellData, error) {
 	}
 	d.train, err = bnmf.NewMatrix(p.data.Rows, p.data.Cols, fed)
 	return d, err
-}
-
-// variance returns the population variance (divisor n) of the values of
-// entries, computed in two passes; it is 0 for none.
-func variance(entries []bnmf.Entry) float64 {
-	if len(entries) == 0 {
-		return 0
-	}
-	var mean float64
-	for _, e := range entries {
-		mean += e.Value
-	}
-	mean /= float64(len(entries))
-	var s float64
-	for _, e := range entries {
-		d := e.Value - mean
-		s += d * d
-	}
-	return s / float64(len(entries))
 }
 
 // sweepCounter is a bnmf.Recorder that reports each sweep's work to the
