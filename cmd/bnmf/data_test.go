@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it under -update. A
+// mismatch writes testdata/name.got to inspect.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		if err := os.WriteFile(path+".got", got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("output differs from %s (see %s.got); rerun with -update if the change is intended", path, path)
+	}
+}
+
+// TestDataDescribe describes a small triplet file and compares the Table 1
+// row it prints and the Markdown distribution it writes with golden files.
+func TestDataDescribe(t *testing.T) {
+	dir := t.TempDir()
+	src := "user,item,rating\nu1,i1,5\nu1,i2,3\nu2,i1,4\nu2,i3,4\nu3,i2,1\n"
+	in := filepath.Join(dir, "mine.csv")
+	if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"data", "describe", "--format", "triplets", "--out", out, in}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v (stderr %q)", err, stderr.String())
+	}
+	// The paths in the "wrote" lines depend on the temporary directory.
+	printed := strings.ReplaceAll(stdout.String(), out, "OUT")
+	golden(t, "describe.txt", []byte(printed))
+	md, err := os.ReadFile(filepath.Join(out, "mine-ratings.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "describe-ratings.md", md)
+	f, err := os.Open(filepath.Join(out, "mine-ratings.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("the chart is not a valid PNG: %v", err)
+	}
+}
