@@ -123,22 +123,24 @@ func TestNoiseStudy(t *testing.T) {
 	}
 }
 
+// mustCellData returns the training and test data of cell c of p.
+func mustCellData(t *testing.T, p *Plan, c Cell) cellData {
+	t.Helper()
+	d, err := p.cellData(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestNoiseStudyClipsNMFTraining checks that NMF, which needs nonnegative
 // data, trains on the noisy values clipped at 0, that the Bayesian models
 // and every test set keep the unclipped noisy values, and that the NMF
 // record says how many values were clipped.
 func TestNoiseStudyClipsNMFTraining(t *testing.T) {
 	p := studyPlan(t, "kind: noise\nnoise_ratios: [10]\n")
-	data := func(c Cell) cellData {
-		t.Helper()
-		d, err := p.cellData(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	grrn := data(Cell{Model: "GRRN", Rank: 3, NoiseRatio: 10})
-	nmf := data(Cell{Model: "NMF", Rank: 3, NoiseRatio: 10})
+	grrn := mustCellData(t, p, Cell{Model: "GRRN", Rank: 3, NoiseRatio: 10})
+	nmf := mustCellData(t, p, Cell{Model: "NMF", Rank: 3, NoiseRatio: 10})
 	noisy, fed := grrn.train.Entries(), nmf.train.Entries()
 	if len(noisy) != len(fed) {
 		t.Fatalf("GRRN trains on %d entries and NMF on %d", len(noisy), len(fed))
@@ -186,17 +188,9 @@ func TestNoiseStudyClipsNMFTraining(t *testing.T) {
 // fraction and repeat trains on the same entries, and that repeats differ.
 func TestSplitSharedAcrossModels(t *testing.T) {
 	p := studyPlan(t, "kind: sparsity\nfractions: [0.8]\n")
-	data := func(c Cell) cellData {
-		t.Helper()
-		d, err := p.cellData(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	a := data(Cell{Model: "GRRN", Rank: 3, Fraction: 0.8})
-	b := data(Cell{Model: "NMF", Rank: 10, Fraction: 0.8})
-	c := data(Cell{Model: "GRRN", Rank: 3, Fraction: 0.8, Repeat: 1})
+	a := mustCellData(t, p, Cell{Model: "GRRN", Rank: 3, Fraction: 0.8})
+	b := mustCellData(t, p, Cell{Model: "NMF", Rank: 10, Fraction: 0.8})
+	c := mustCellData(t, p, Cell{Model: "GRRN", Rank: 3, Fraction: 0.8, Repeat: 1})
 	if !reflect.DeepEqual(a.train.Entries(), b.train.Entries()) || !reflect.DeepEqual(a.test, b.test) {
 		t.Error("two models at the same fraction and repeat got different splits")
 	}
