@@ -23,6 +23,12 @@ type RunOptions struct {
 	Force bool
 	// Output overrides the config's output directory when not empty.
 	Output string
+	// Repeats, when positive, runs only the cells of repeats 0 to
+	// Repeats-1 and leaves the others for a later run: a costly study can
+	// be brought to a few repeats of every setting first (cells are
+	// ordered by repeat anyway) and completed by resuming without the
+	// limit. The config, its hash and every cell's numbers are unchanged.
+	Repeats int
 	// Progress, if not nil, receives progress reports.
 	Progress *Progress
 }
@@ -34,7 +40,10 @@ type Summary struct {
 	// Cells is the number of cells in the shard; Stored of them had
 	// records before the run, and Ran were run now. Failed counts the
 	// shard's records, old or new, that hold an error instead of numbers.
-	Cells, Stored, Ran, Failed int
+	// Deferred counts the cells of the shard without a record that
+	// RunOptions.Repeats left for a later run; cells beyond that limit
+	// are not among Cells and Stored.
+	Cells, Stored, Ran, Failed, Deferred int
 	// Problems lists what the output directory held but the study could
 	// not use (see Study.Problems).
 	Problems []string
@@ -61,6 +70,9 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if err := opts.Shard.validate(); err != nil {
 		return sum, err
 	}
+	if opts.Repeats < 0 {
+		return sum, fmt.Errorf("study %s: repeats limit %d must not be negative", p.Config.Name, opts.Repeats)
+	}
 	if err := initStore(sum.Dir, &p.Manifest, p.Config.source, opts.Force); err != nil {
 		return sum, err
 	}
@@ -77,6 +89,12 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	var work int64
 	for i, c := range p.Manifest.Cells {
 		if !opts.Shard.Has(i) {
+			continue
+		}
+		if opts.Repeats > 0 && c.Repeat >= opts.Repeats {
+			if _, ok := failed[c.Key()]; !ok {
+				sum.Deferred++
+			}
 			continue
 		}
 		sum.Cells++

@@ -186,6 +186,36 @@ func TestRunner(t *testing.T) {
 		sameRecords(t, records(t, out), ref)
 	})
 
+	t.Run("a repeats limit runs the first repeats and resuming completes", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "study")
+		sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir, Repeats: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Cells != 10 || sum.Ran != 10 || sum.Deferred != 10 {
+			t.Errorf("limited run: %d cells, %d ran, %d deferred; want 10, 10, 10", sum.Cells, sum.Ran, sum.Deferred)
+		}
+		for k, rec := range records(t, dir) {
+			if !strings.HasSuffix(k, "-r0") {
+				t.Errorf("limited run stored %s", k)
+			}
+			if !bytes.Equal(rec, ref[k]) {
+				t.Errorf("record %s differs from the full run's", k)
+			}
+		}
+		sum, err = p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Stored != 10 || sum.Ran != 10 || sum.Deferred != 0 {
+			t.Errorf("resumed run: %d stored, %d ran, %d deferred; want 10, 10, 0", sum.Stored, sum.Ran, sum.Deferred)
+		}
+		sameRecords(t, records(t, dir), ref)
+		if _, err := p.Run(context.Background(), RunOptions{Output: dir, Repeats: -1}); err == nil {
+			t.Error("a negative repeats limit was accepted")
+		}
+	})
+
 	t.Run("a cancelled context leaves no partial record", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "study")
 		ctx, cancel := context.WithCancel(context.Background())

@@ -23,8 +23,10 @@ any chain starts. Running a config again resumes it: cells that have a
 record are skipped. A config whose output directory holds results of a
 different config is refused (see --force).
 
-Progress goes to standard error; the output directory of each finished
-study is printed on standard output. Ctrl-C stops within a sweep and keeps
+Progress goes to standard error; the output directory of each study run
+is printed on standard output. With --repeats R, only repeats 0 to R-1 of
+every setting run; running again without it completes the study with the
+same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
 every finished cell.
 `
 
@@ -38,6 +40,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
 		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
+		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -50,6 +53,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return errors.New("run: --out takes a single config")
 	case *workers < 0:
 		return fmt.Errorf("run: --workers %d must not be negative", *workers)
+	case *repeats < 0:
+		return fmt.Errorf("run: --repeats %d must not be negative", *repeats)
 	}
 	shard, err := pickShard(*shardArg, *shards, stderr)
 	if err != nil {
@@ -71,7 +76,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: *every}
 	for _, p := range plans {
-		sum, err := p.Run(ctx, experiments.RunOptions{Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress})
+		sum, err := p.Run(ctx, experiments.RunOptions{
+			Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress, Repeats: *repeats,
+		})
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again (or ./run.sh with the same configs):\n  bnmf run %s\n",
 				sum.Stored+sum.Ran, sum.Cells, p.Config.Name, sum.Dir, quoteArgs(args))
@@ -85,6 +92,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		fmt.Fprintf(stderr, "%s: ran %d cells in %s; %d of %d stored in %s\n",
 			p.Config.Name, sum.Ran, sum.Elapsed.Round(time.Second), sum.Stored+sum.Ran, sum.Cells, sum.Dir)
+		if sum.Deferred > 0 {
+			fmt.Fprintf(stderr, "%s: %d cells of repeats %d and above are left for a later run (run again without --repeats)\n",
+				p.Config.Name, sum.Deferred, *repeats)
+		}
 		if sum.Failed > 0 {
 			fmt.Fprintf(stderr, "%s: %d cells failed; their records in %s hold the error (delete those files and run again to retry)\n",
 				p.Config.Name, sum.Failed, sum.Dir)

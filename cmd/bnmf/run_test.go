@@ -104,6 +104,7 @@ func TestRunErrors(t *testing.T) {
 		{"bad shard", []string{"--shard", "3/3", cfg}, "run: shard 3/3: want 0 <= I < N"},
 		{"shards without index", []string{"--shards", "4", cfg}, "run: --shards needs --shard I/N"},
 		{"out with two configs", []string{"--out", "x", cfg, cfg}, "run: --out takes a single config"},
+		{"negative repeats", []string{"--repeats", "-1", cfg}, "run: --repeats -1 must not be negative"},
 		{"bad config", []string{"../../experiments/testdata/bad-negative-rank.yaml"},
 			"../../experiments/testdata/bad-negative-rank.yaml:5: ranks[1]: rank -5 must be positive"},
 	}
@@ -152,6 +153,21 @@ func TestRunAndMerge(t *testing.T) {
 	}
 	if len(st.Records) != 4 || len(st.Problems) != 0 {
 		t.Errorf("merged study has %d records and problems %v; want 4 and none", len(st.Records), st.Problems)
+	}
+
+	// A repeats limit runs repeat 0 (2 of the 4 cells) and says what is left.
+	limited := filepath.Join(root, "limited")
+	stderr.Reset()
+	if err := runRun(context.Background(), []string{"--repeats", "1", "--out", limited, cfg}, &bytes.Buffer{}, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "tiny: 2 cells of repeats 1 and above are left for a later run"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("--repeats 1 printed %q, want it to contain %q", stderr.String(), want)
+	}
+	if st, err := experiments.LoadStudy(limited); err != nil {
+		t.Error(err)
+	} else if len(st.Records) != 2 {
+		t.Errorf("--repeats 1 stored %d records, want 2", len(st.Records))
 	}
 
 	// A study of another config (another seed) cannot join them.
