@@ -38,15 +38,37 @@ func commands() []command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
+	cancel()
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "bnmf:", err)
 		}
 		os.Exit(1)
 	}
+}
+
+// watchSignals cancels the commands' context at the first signal on sigs,
+// so that a run stops within a sweep and keeps every finished cell, and
+// calls exit(130) at the second, for a user who will not wait for that:
+// records are written atomically, so quitting at once loses only the
+// chains that were running.
+func watchSignals(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit func(int)) {
+	if _, ok := <-sigs; !ok {
+		return
+	}
+	fmt.Fprintln(stderr, "bnmf: stopping within a sweep; finished cells are kept (interrupt again to quit at once)")
+	cancel()
+	if _, ok := <-sigs; !ok {
+		return
+	}
+	fmt.Fprintln(stderr, "bnmf: quitting; the chains that were running are lost, finished cells are kept")
+	exit(130)
 }
 
 // run dispatches args to a subcommand.
