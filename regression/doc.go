@@ -11,7 +11,8 @@
 //   - scientific: the held-out MSEs fall in bands derived from the full
 //     reproduction in results/ml100k-sparsity (testdata/bands.json), so a
 //     change that breaks the science fails even after the goldens are
-//     regenerated.
+//     regenerated. Each band must hold every one of the 10 repeats of that
+//     committed study, which TestBandsCoverFullReproduction checks.
 //
 // The exact tier holds on the architecture the goldens were made on
 // (recorded in the file): other architectures may fuse multiply-adds and

@@ -278,3 +278,45 @@ func TestBandsFile(t *testing.T) {
 		}
 	}
 }
+
+// TestBandsCoverFullReproduction checks that every band holds each repeat
+// of the committed full reproduction it is derived from, so that the bands
+// and results/ml100k-sparsity cannot drift apart: widening or narrowing a
+// band, or committing new results, is checked against the evidence.
+func TestBandsCoverFullReproduction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the 17 MB committed study; skipped under -short")
+	}
+	b, err := os.ReadFile("testdata/bands.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bs bands
+	if err := json.Unmarshal(b, &bs); err != nil {
+		t.Fatalf("testdata/bands.json: %v", err)
+	}
+	study, err := experiments.LoadStudy(filepath.Join("..", "results", "ml100k-sparsity"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(study.Problems) > 0 {
+		t.Fatalf("results/ml100k-sparsity: %v", study.Problems)
+	}
+	values := make(map[string][]float64)
+	for _, r := range study.Records {
+		k := groupKey(r.Cell.Model, r.Cell.Rank, r.Cell.Fraction)
+		values[k] = append(values[k], r.Metrics.TestMSE)
+	}
+	for _, bd := range bs.Bands {
+		key := groupKey(bd.Model, bd.Rank, bd.Fraction)
+		v := values[key]
+		if len(v) != study.Manifest.Repeats {
+			t.Errorf("%s: the full reproduction has %d repeats, want %d", key, len(v), study.Manifest.Repeats)
+		}
+		for i, x := range v {
+			if x < bd.Low || x > bd.High {
+				t.Errorf("%s: repeat %d of the full reproduction has held-out MSE %.4g outside the band [%.4g, %.4g]", key, i, x, bd.Low, bd.High)
+			}
+		}
+	}
+}
