@@ -195,14 +195,7 @@ func checkExact(t *testing.T, study *experiments.Study) {
 
 func checkScience(t *testing.T, study *experiments.Study) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/bands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var bs bands
-	if err := json.Unmarshal(b, &bs); err != nil {
-		t.Fatalf("testdata/bands.json: %v", err)
-	}
+	bs := readBands(t)
 	means := meanTestMSE(study)
 	for _, bd := range bs.Bands {
 		key := groupKey(bd.Model, bd.Rank, bd.Fraction)
@@ -256,9 +249,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// TestBandsFile checks that the bands file is well formed, so that a
-// typo cannot silently disable a check.
-func TestBandsFile(t *testing.T) {
+// readBands reads testdata/bands.json, refusing unknown fields so that a
+// misspelt key cannot silently disable a check.
+func readBands(t *testing.T) bands {
+	t.Helper()
 	b, err := os.ReadFile("testdata/bands.json")
 	if err != nil {
 		t.Fatal(err)
@@ -269,6 +263,13 @@ func TestBandsFile(t *testing.T) {
 	if err := dec.Decode(&bs); err != nil {
 		t.Fatalf("testdata/bands.json: %v", err)
 	}
+	return bs
+}
+
+// TestBandsFile checks that the bands file is well formed, so that a
+// typo cannot silently disable a check.
+func TestBandsFile(t *testing.T) {
+	bs := readBands(t)
 	if len(bs.Bands) == 0 || len(bs.Orders) == 0 {
 		t.Fatalf("testdata/bands.json has %d bands and %d orders; want some of each", len(bs.Bands), len(bs.Orders))
 	}
@@ -287,14 +288,7 @@ func TestBandsCoverFullReproduction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the 17 MB committed study; skipped under -short")
 	}
-	b, err := os.ReadFile("testdata/bands.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var bs bands
-	if err := json.Unmarshal(b, &bs); err != nil {
-		t.Fatalf("testdata/bands.json: %v", err)
-	}
+	bs := readBands(t)
 	study, err := experiments.LoadStudy(filepath.Join("..", "results", "ml100k-sparsity"))
 	if err != nil {
 		t.Fatal(err)
