@@ -91,14 +91,15 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		if !opts.Shard.Has(i) {
 			continue
 		}
+		f, stored := failed[c.Key()]
 		if opts.Repeats > 0 && c.Repeat >= opts.Repeats {
-			if _, ok := failed[c.Key()]; !ok {
+			if !stored {
 				sum.Deferred++
 			}
 			continue
 		}
 		sum.Cells++
-		if f, ok := failed[c.Key()]; ok {
+		if stored {
 			sum.Stored++
 			if f {
 				sum.Failed++
