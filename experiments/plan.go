@@ -36,6 +36,12 @@ type PrepareOptions struct {
 	// DataDir is where MovieLens data is read from; "" means
 	// dataset.DataDir() ($BNMF_DATA_DIR, default ./data).
 	DataDir string
+	// Revision, when not empty, is recorded as the program's revision in
+	// place of the one Go stamps into the build. Go marks a build from a
+	// checkout "modified" when any file is untracked, results being
+	// written included; run.sh therefore passes the git revision, with
+	// "+dirty" only when files outside results/ differ from it.
+	Revision string
 }
 
 // Prepare loads the data of cfg and checks what needs it: that no rank
@@ -43,7 +49,7 @@ type PrepareOptions struct {
 // lies between the data's own and 1 and admits a split under the coverage
 // rule. Errors name the config file, line and key.
 func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
-	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions()}
+	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions(opts.Revision)}
 	for i := range cfg.Models {
 		m, err := cfg.Models[i].Model()
 		if err != nil {
@@ -175,10 +181,15 @@ func (p *Plan) manifest() Manifest {
 	return m
 }
 
-// buildVersions reports the Go version and the module's version or VCS
-// revision of this program.
-func buildVersions() Versions {
+// buildVersions reports the Go version and revision, the module's version
+// or VCS revision of this program (with "+dirty" if its source was
+// modified) when revision is empty.
+func buildVersions(revision string) Versions {
 	v := Versions{Go: runtime.Version()}
+	if revision != "" {
+		v.Module = revision
+		return v
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v

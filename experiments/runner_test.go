@@ -359,3 +359,29 @@ func TestFailedCellsAreRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestRevisionIsRecorded checks that a revision given to Prepare, as
+// run.sh gives one, is what every record names, in place of the build's.
+func TestRevisionIsRecorded(t *testing.T) {
+	cfg, err := ParseConfig("tiny.yaml", []byte(tinyStudy+"models: [{name: NMF}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rev = "0123456789abcdef+dirty"
+	p, err := Prepare(cfg, PrepareOptions{Revision: rev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadStudy(run(t, p, RunOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Records) != 4 {
+		t.Fatalf("%d records, want 4", len(st.Records))
+	}
+	for _, r := range st.Records {
+		if r.Versions.Module != rev {
+			t.Errorf("record %s names revision %q, want %q", r.Cell.Key(), r.Versions.Module, rev)
+		}
+	}
+}

@@ -21,6 +21,12 @@ import (
 	"syscall"
 )
 
+// buildRevision is the source revision recorded in every result, set at
+// link time by run.sh (-ldflags "-X main.buildRevision=REV"); when empty,
+// the revision Go stamps into the build is recorded instead. It is never
+// assigned at run time.
+var buildRevision string
+
 // command is one subcommand of bnmf.
 type command struct {
 	name    string

@@ -67,7 +67,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir})
+		p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
 		if err != nil {
 			return err
 		}
