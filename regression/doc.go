@@ -21,4 +21,10 @@
 //
 // The test needs MovieLens 100K under $BNMF_DATA_DIR and skips, saying so,
 // when it is absent or under -short.
+//
+// The TestClaims tests check each qualitative claim of results/README.md
+// (which model is lowest where, what rises or falls with K, sparsity and
+// noise) against the committed records of the study it is about, so that
+// the page cannot say what the records do not show. They read committed
+// files only and are skipped under -short.
 package regression

@@ -1,0 +1,267 @@
+package regression
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// The tests in this file check the qualitative claims that
+// results/README.md makes about the committed studies against their
+// records, so that the page and the evidence cannot drift apart: adding
+// repeats that overturn a claim, or editing a claim the records do not
+// bear out, fails here. They read committed files only (no chain runs)
+// and are skipped under -short because the largest store is 17 MB.
+
+// bayesian are the probabilistic models; nmf is the baseline.
+var bayesian = []string{"GEE", "GTT", "GTTN", "GRRN"}
+
+const nmf = "NMF"
+
+// setting identifies the repeats of one model at one rank and one fraction
+// unobserved (sparsity) or noise ratio (noise); x is 0 in a convergence
+// study.
+type setting struct {
+	model string
+	rank  int
+	x     float64
+}
+
+// committedStudy loads results/<name> and fails on any problem in its
+// store.
+func committedStudy(t *testing.T, name string) *experiments.Study {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("reads the committed results; skipped under -short")
+	}
+	st, err := experiments.LoadStudy(filepath.Join("..", "results", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Problems) > 0 {
+		t.Fatalf("results/%s: %v", name, st.Problems)
+	}
+	return st
+}
+
+// settingMeans averages metric over the repeats of every setting of st and
+// also returns the number of repeats behind each mean.
+func settingMeans(st *experiments.Study, metric func(*experiments.Metrics) float64) (map[setting]float64, map[setting]int) {
+	sum := make(map[setting]float64)
+	n := make(map[setting]int)
+	for i := range st.Records {
+		r := &st.Records[i]
+		s := setting{r.Cell.Model, r.Cell.Rank, r.Cell.Fraction + r.Cell.NoiseRatio}
+		sum[s] += metric(&r.Metrics)
+		n[s]++
+	}
+	for s := range sum {
+		sum[s] /= float64(n[s])
+	}
+	return sum, n
+}
+
+func testMSE(m *experiments.Metrics) float64    { return m.TestMSE }
+func trainMSE(m *experiments.Metrics) float64   { return m.TrainMSE }
+func varOverMSE(m *experiments.Metrics) float64 { return m.VarOverMSE }
+
+// requireRepeats fails unless every setting of the study's manifest has at
+// least min repeats, so that a claim is not checked on a partial study.
+func requireRepeats(t *testing.T, st *experiments.Study, n map[setting]int, min int) {
+	t.Helper()
+	xs := []float64{0}
+	switch st.Manifest.Kind {
+	case experiments.KindSparsity:
+		xs = st.Manifest.Fractions
+	case experiments.KindNoise:
+		xs = st.Manifest.NoiseRatios
+	}
+	for _, model := range st.Manifest.Models {
+		for _, k := range st.Manifest.Ranks {
+			for _, x := range xs {
+				if got := n[setting{model, k, x}]; got < min {
+					t.Fatalf("%s K=%d x=%g: %d repeats, want at least %d", model, k, x, got, min)
+				}
+			}
+		}
+	}
+}
+
+// argmin returns the model with the smallest value at rank k and x.
+func argmin(means map[setting]float64, models []string, k int, x float64) string {
+	best := ""
+	for _, m := range models {
+		if best == "" || means[setting{m, k, x}] < means[setting{best, k, x}] {
+			best = m
+		}
+	}
+	return best
+}
+
+// TestClaimsML100KSparsity checks claims 1 and 4 of results/README.md
+// (Table 2 and Fig. 5).
+func TestClaimsML100KSparsity(t *testing.T) {
+	st := committedStudy(t, "ml100k-sparsity")
+	means, n := settingMeans(st, testMSE)
+	requireRepeats(t, st, n, 10)
+	all := append(slices.Clone(bayesian), nmf)
+	var grrnLo, grrnHi = math.Inf(1), math.Inf(-1)
+	for _, f := range st.Manifest.Fractions {
+		for _, k := range st.Manifest.Ranks {
+			// GRRN has the lowest mean held-out MSE of the five models in
+			// every setting.
+			if best := argmin(means, all, k, f); best != "GRRN" {
+				t.Errorf("f=%g K=%d: lowest held-out MSE is %s's (%.4g), not GRRN's (%.4g)",
+					f, k, best, means[setting{best, k, f}], means[setting{"GRRN", k, f}])
+			}
+			if f == 0.97 || f == 0.98 {
+				g := means[setting{"GRRN", k, f}]
+				grrnLo, grrnHi = min(grrnLo, g), max(grrnHi, g)
+			}
+			// NMF is the worst of the five up to 0.96, and at 0.97 with
+			// K <= 30.
+			if f <= 0.96 || (f == 0.97 && k <= 30) {
+				worst := ""
+				for _, m := range all {
+					if worst == "" || means[setting{m, k, f}] > means[setting{worst, k, f}] {
+						worst = m
+					}
+				}
+				if worst != nmf {
+					t.Errorf("f=%g K=%d: highest held-out MSE is %s's, not NMF's", f, k, worst)
+				}
+			}
+		}
+	}
+	// "GRRN's held-out MSE stays between 0.97 and 1.08" (two decimals).
+	if grrnLo < 0.965 || grrnHi >= 1.085 {
+		t.Errorf("GRRN's mean held-out MSE at 0.97 and 0.98 spans %.4f to %.4f, not 0.97 to 1.08", grrnLo, grrnHi)
+	}
+	// GEE, GTT and GTTN degrade with K at 0.97 and 0.98, and with sparsity
+	// at every K.
+	for _, m := range []string{"GEE", "GTT", "GTTN"} {
+		for _, f := range []float64{0.97, 0.98} {
+			for i := 1; i < len(st.Manifest.Ranks); i++ {
+				lo, hi := st.Manifest.Ranks[i-1], st.Manifest.Ranks[i]
+				if a, b := means[setting{m, lo, f}], means[setting{m, hi, f}]; !(b > a) {
+					t.Errorf("%s f=%g: held-out MSE %.4g at K=%d is not above %.4g at K=%d", m, f, b, hi, a, lo)
+				}
+			}
+		}
+		for _, k := range st.Manifest.Ranks {
+			if a, b := means[setting{m, k, 0.97}], means[setting{m, k, 0.98}]; !(b > a) {
+				t.Errorf("%s K=%d: held-out MSE %.4g at 0.98 is not above %.4g at 0.97", m, k, b, a)
+			}
+		}
+	}
+}
+
+// checkConvergenceFalls checks that the mean final training MSE of each of
+// models falls at every step in K, and that NMF's is the lowest of all
+// models at every K.
+func checkConvergenceFalls(t *testing.T, st *experiments.Study, means map[setting]float64, models []string) {
+	t.Helper()
+	ranks := st.Manifest.Ranks
+	for _, m := range models {
+		for i := 1; i < len(ranks); i++ {
+			if a, b := means[setting{m, ranks[i-1], 0}], means[setting{m, ranks[i], 0}]; !(b < a) {
+				t.Errorf("%s: training MSE %.5g at K=%d is not below %.5g at K=%d", m, b, ranks[i], a, ranks[i-1])
+			}
+		}
+	}
+	for _, k := range ranks {
+		if best := argmin(means, st.Manifest.Models, k, 0); best != nmf {
+			t.Errorf("K=%d: lowest training MSE is %s's, not NMF's", k, best)
+		}
+	}
+}
+
+// TestClaimsML100KConvergence checks claim 2 of results/README.md (Fig. 2,
+// MovieLens 100K).
+func TestClaimsML100KConvergence(t *testing.T) {
+	st := committedStudy(t, "ml100k-convergence")
+	means, n := settingMeans(st, trainMSE)
+	requireRepeats(t, st, n, 10)
+	checkConvergenceFalls(t, st, means, []string{"GRRN", nmf})
+	// GEE, GTT and GTTN are lowest at K = 30 and rise again to K = 50.
+	for _, m := range []string{"GEE", "GTT", "GTTN"} {
+		best := 0
+		for _, k := range st.Manifest.Ranks {
+			if best == 0 || means[setting{m, k, 0}] < means[setting{m, best, 0}] {
+				best = k
+			}
+		}
+		if best != 30 {
+			t.Errorf("%s: lowest training MSE at K=%d, not 30", m, best)
+		}
+		if a, b := means[setting{m, 30, 0}], means[setting{m, 50, 0}]; !(b > a) {
+			t.Errorf("%s: training MSE %.4g at K=50 is not above %.4g at K=30", m, b, a)
+		}
+	}
+}
+
+// TestClaimsML1MConvergence checks claim 2 of results/README.md on
+// MovieLens 1M, which has at least 3 repeats.
+func TestClaimsML1MConvergence(t *testing.T) {
+	st := committedStudy(t, "ml1m-convergence")
+	means, n := settingMeans(st, trainMSE)
+	requireRepeats(t, st, n, 3)
+	checkConvergenceFalls(t, st, means, append(slices.Clone(bayesian), nmf))
+	// GRRN's training MSE falls the most from the smallest K to the largest.
+	ranks := st.Manifest.Ranks
+	drop := func(m string) float64 {
+		return means[setting{m, ranks[0], 0}] - means[setting{m, ranks[len(ranks)-1], 0}]
+	}
+	for _, m := range []string{"GEE", "GTT", "GTTN"} {
+		if !(drop("GRRN") > drop(m)) {
+			t.Errorf("GRRN's training MSE falls by %.4g from K=%d to K=%d, not more than %s's %.4g",
+				drop("GRRN"), ranks[0], ranks[len(ranks)-1], m, drop(m))
+		}
+	}
+	for _, k := range ranks {
+		if best := argmin(means, bayesian, k, 0); best != "GRRN" {
+			t.Errorf("K=%d: lowest training MSE of the Bayesian models is %s's, not GRRN's", k, best)
+		}
+		// GTT and GTTN are within 0.7% of each other.
+		a, b := means[setting{"GTT", k, 0}], means[setting{"GTTN", k, 0}]
+		if d := math.Abs(a-b) / min(a, b); d > 0.007 {
+			t.Errorf("K=%d: GTT %.5g and GTTN %.5g differ by %.2f%%, more than 0.7%%", k, a, b, 100*d)
+		}
+	}
+}
+
+// TestClaimsML100KNoise checks claim 3 of results/README.md (Fig. 4).
+func TestClaimsML100KNoise(t *testing.T) {
+	st := committedStudy(t, "ml100k-noise")
+	means, n := settingMeans(st, varOverMSE)
+	requireRepeats(t, st, n, 10)
+	k := st.Manifest.Ranks[0]
+	ratios := st.Manifest.NoiseRatios
+	for i, x := range ratios {
+		// GRRN is above GEE, GTT and GTTN, which are within 11% of each
+		// other; NMF is the lowest.
+		others := []float64{means[setting{"GEE", k, x}], means[setting{"GTT", k, x}], means[setting{"GTTN", k, x}]}
+		lo, hi := slices.Min(others), slices.Max(others)
+		if g := means[setting{"GRRN", k, x}]; !(g > hi) {
+			t.Errorf("ratio %g: GRRN's var/MSE %.4g is not above the others' (up to %.4g)", x, g, hi)
+		}
+		if hi/lo > 1.11 {
+			t.Errorf("ratio %g: GEE, GTT and GTTN span var/MSE %.4g to %.4g, more than 11%%", x, lo, hi)
+		}
+		if worst := argmin(means, st.Manifest.Models, k, x); worst != nmf {
+			t.Errorf("ratio %g: lowest var/MSE is %s's, not NMF's", x, worst)
+		}
+		// Every model's var/MSE falls as the noise grows.
+		if i == 0 {
+			continue
+		}
+		for _, m := range st.Manifest.Models {
+			if a, b := means[setting{m, k, ratios[i-1]}], means[setting{m, k, x}]; !(b < a) {
+				t.Errorf("%s: var/MSE %.4g at ratio %g is not below %.4g at ratio %g", m, b, x, a, ratios[i-1])
+			}
+		}
+	}
+}
