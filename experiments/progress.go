@@ -17,8 +17,8 @@ type Progress struct {
 	// Terminal redraws one status line in place (W is a terminal) instead
 	// of writing a line every Interval.
 	Terminal bool
-	// Interval is the time between plain lines. Zero means 30 seconds. A
-	// terminal is redrawn four times a second.
+	// Interval is the time between plain lines. Zero or less means 30
+	// seconds. A terminal is redrawn four times a second.
 	Interval time.Duration
 }
 
@@ -46,7 +46,7 @@ func newTracker(p *Progress, study string, total, stored int, totalWork int64) *
 		return t
 	}
 	every := p.Interval
-	if every == 0 {
+	if every <= 0 {
 		every = 30 * time.Second
 	}
 	if p.Terminal {

@@ -55,6 +55,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("run: --workers %d must not be negative", *workers)
 	case *repeats < 0:
 		return fmt.Errorf("run: --repeats %d must not be negative", *repeats)
+	case *every <= 0:
+		return fmt.Errorf("run: --progress %v must be positive", *every)
 	}
 	shard, err := pickShard(*shardArg, *shards, stderr)
 	if err != nil {

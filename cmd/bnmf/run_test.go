@@ -105,6 +105,8 @@ func TestRunErrors(t *testing.T) {
 		{"shards without index", []string{"--shards", "4", cfg}, "run: --shards needs --shard I/N"},
 		{"out with two configs", []string{"--out", "x", cfg, cfg}, "run: --out takes a single config"},
 		{"negative repeats", []string{"--repeats", "-1", cfg}, "run: --repeats -1 must not be negative"},
+		{"negative progress", []string{"--progress", "-1s", cfg}, "run: --progress -1s must be positive"},
+		{"zero progress", []string{"--progress", "0s", cfg}, "run: --progress 0s must be positive"},
 		{"bad config", []string{"../../experiments/testdata/bad-negative-rank.yaml"},
 			"../../experiments/testdata/bad-negative-rank.yaml:5: ranks[1]: rank -5 must be positive"},
 	}
