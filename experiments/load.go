@@ -20,7 +20,11 @@ import (
 // silently dropped: a record that cannot be read, that belongs to another
 // config (a different hash), that has a newer schema version, names a cell
 // the manifest lacks, or repeats a cell with different content is listed in
-// Study.Problems instead. A missing or unreadable manifest is an error.
+// Study.Problems instead; the exception is a cell stored both failed and
+// successful (a failed cell that was run again, see RunOptions.RetryFailed),
+// where the successful record is used, and a cell that failed in both
+// forms, where the one under records/, the later, is used. A missing or
+// unreadable manifest is an error.
 func LoadStudy(dir string) (*Study, error) {
 	m, err := readManifest(dir)
 	if err != nil {
@@ -51,17 +55,30 @@ func LoadStudy(dir string) (*Study, error) {
 			return
 		}
 		if prev, ok := found[key]; ok {
-			if !bytes.Equal(prev.canonical, canonical(r)) {
-				st.Problems = append(st.Problems, fmt.Sprintf("%s: cell %s also stored in %s with other numbers; kept %s", where, key, prev.where, prev.where))
+			switch {
+			case prev.r.Error != "" && r.Error == "":
+				// A retried cell that succeeded: use it.
+			case prev.r.Error != "" && r.Error != "":
+				// Failed again: the later record (records/ is read
+				// after the compacted file) says how.
+			case prev.r.Error == "" && r.Error != "":
+				return // a failure superseded by a successful record
+			default:
+				if !bytes.Equal(prev.canonical, canonical(r)) {
+					st.Problems = append(st.Problems, fmt.Sprintf("%s: cell %s also stored in %s with other numbers; kept %s", where, key, prev.where, prev.where))
+				}
+				return
 			}
-			return
 		}
 		found[key] = foundRecord{r: r, where: where, canonical: canonical(r)}
 	}
 	if err := readCompacted(filepath.Join(dir, CompactedRecords), add); err != nil {
 		return nil, fmt.Errorf("loading study %s: %w", dir, err)
 	}
-	if err := readRecordFiles(filepath.Join(dir, RecordsDir), add); err != nil {
+	if err := readRecordFiles(filepath.Join(dir, RecordsDir), func(where string, r *Record, err error) {
+		st.recordFiles = append(st.recordFiles, filepath.Base(where))
+		add(where, r, err)
+	}); err != nil {
 		return nil, fmt.Errorf("loading study %s: %w", dir, err)
 	}
 	keys := make([]string, 0, len(found))

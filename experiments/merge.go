@@ -27,8 +27,12 @@ type MergeOptions struct {
 //
 // The output ends up in one form, records/ or (with opts.Compact)
 // records.jsonl.gz; the other is removed only after the new one is safely
-// written. Merge returns the merged study; its Problems list everything
-// the inputs held but the merge did not use.
+// written, and of records/ only the files that were read: a record that a
+// run still writing into out stores meanwhile is kept. Merge refuses when
+// it would drop something it could not read: with opts.Compact, when any
+// input has problems; without it, when out has. It returns the merged
+// study; its Problems list everything the inputs held but the merge did
+// not use.
 func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no input directories")
@@ -41,11 +45,19 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 		merged  *Study
 		config  []byte
 		records = make(map[string]Record)
+		outRead []string // the record files read from out's records/
 	)
 	for _, dir := range inputs {
 		st, err := LoadStudy(dir)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if filepath.Clean(dir) == filepath.Clean(out) {
+			outRead = st.recordFiles
+			if !opts.Compact && len(st.Problems) > 0 {
+				return nil, fmt.Errorf("merge: the output %s has %d problem(s), first %s, which rewriting it would drop; resolve them first",
+					out, len(st.Problems), st.Problems[0])
+			}
 		}
 		if merged == nil {
 			merged = &Study{Dir: out, Manifest: st.Manifest}
@@ -90,15 +102,16 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 	if err := writeManifest(out, &merged.Manifest); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if err := writeRecords(out, merged.Records, opts.Compact); err != nil {
+	if err := writeRecords(out, merged.Records, opts.Compact, outRead); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return merged, nil
 }
 
 // Compact rewrites the records of the study in dir as one gzip-compressed
-// JSON Lines file, records.jsonl.gz, and then removes records/. It refuses
-// a study with problems, which compaction would otherwise drop.
+// JSON Lines file, records.jsonl.gz, and then removes the files of
+// records/ it read (records/ itself once empty). It refuses a study with
+// problems, which compaction would otherwise drop.
 func Compact(dir string) error {
 	st, err := LoadStudy(dir)
 	if err != nil {
@@ -107,12 +120,14 @@ func Compact(dir string) error {
 	if len(st.Problems) > 0 {
 		return fmt.Errorf("compact: %s has %d problem(s), first %s; resolve them first", dir, len(st.Problems), st.Problems[0])
 	}
-	return writeRecords(dir, st.Records, true)
+	return writeRecords(dir, st.Records, true, st.recordFiles)
 }
 
 // writeRecords stores records in dir as records/ or, if compact, as
-// records.jsonl.gz, and removes the other form once they are safe.
-func writeRecords(dir string, records []Record, compact bool) error {
+// records.jsonl.gz. Once they are safe it removes the other form: the
+// compacted file, or the files read of records/ (named in read) and then
+// records/ if nothing else is in it.
+func writeRecords(dir string, records []Record, compact bool, read []string) error {
 	if !compact {
 		if err := os.MkdirAll(filepath.Join(dir, RecordsDir), 0o755); err != nil {
 			return err
@@ -141,7 +156,20 @@ func writeRecords(dir string, records []Record, compact bool) error {
 	if err := writeFileAtomic(filepath.Join(dir, CompactedRecords), buf.Bytes()); err != nil {
 		return err
 	}
-	return os.RemoveAll(filepath.Join(dir, RecordsDir))
+	recordsDir := filepath.Join(dir, RecordsDir)
+	for _, name := range read {
+		if err := os.Remove(filepath.Join(recordsDir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	// Removing a directory that is not empty fails: a record written
+	// since it was read, or a temporary file of a running chain, stays.
+	if err := os.Remove(recordsDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if entries, rerr := os.ReadDir(recordsDir); rerr != nil || len(entries) == 0 {
+			return err
+		}
+	}
+	return nil
 }
 
 // containsDir reports whether dirs names dir, compared as cleaned paths.

@@ -129,4 +129,8 @@ type Study struct {
 	// Problems lists what was found but not used, such as records whose
 	// config hash differs from the manifest's, or unreadable files.
 	Problems []string
+
+	// recordFiles names the files of records/ that were read, so that
+	// compaction removes those and no file written since.
+	recordFiles []string
 }

@@ -29,6 +29,11 @@ type RunOptions struct {
 	// ordered by repeat anyway) and completed by resuming without the
 	// limit. The config, its hash and every cell's numbers are unchanged.
 	Repeats int
+	// RetryFailed runs again the cells whose stored record holds an error
+	// (by default they are counted as failed and skipped). The new record
+	// goes to records/, where LoadStudy prefers it to the failed one, in
+	// whichever form that was stored.
+	RetryFailed bool
 	// Progress, if not nil, receives progress reports.
 	Progress *Progress
 }
@@ -59,8 +64,7 @@ type Summary struct {
 // When ctx is cancelled, chains stop within a sweep, no partial record is
 // written, and Run returns an error wrapping ctx.Err() after every finished
 // cell is stored; running it again resumes. Cells that fail are recorded
-// with their error and not run again on resume (delete their record files
-// to retry them).
+// with their error and not run again on resume unless opts.RetryFailed.
 func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	start := time.Now()
 	sum := Summary{Dir: p.Config.Output}
@@ -99,7 +103,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			continue
 		}
 		sum.Cells++
-		if stored {
+		if stored && !(f && opts.RetryFailed) {
 			sum.Stored++
 			if f {
 				sum.Failed++

@@ -360,6 +360,35 @@ func TestFailedCellsAreRecorded(t *testing.T) {
 	}
 }
 
+// TestRetryFailed checks that --retry-failed reruns exactly the failed
+// cells of a compacted store, that the new records win over the failed
+// ones, and that compacting again leaves one successful record per cell.
+func TestRetryFailed(t *testing.T) {
+	p := tinyPlan(t, "models: [{name: GEE}, {name: NMF}]\n")
+	good := p.models["GEE"]
+	p.models["GEE"] = bnmf.GEE{Lambda: -1} // every GEE cell fails
+	dir := filepath.Join(t.TempDir(), "study")
+	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Compact(dir); err != nil {
+		t.Fatal(err)
+	}
+	p.models["GEE"] = good
+	sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir, RetryFailed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Stored != 4 || sum.Ran != 4 || sum.Failed != 0 {
+		t.Errorf("retry: %d stored, %d ran, %d failed; want 4, 4, 0", sum.Stored, sum.Ran, sum.Failed)
+	}
+	if err := Compact(dir); err != nil {
+		t.Fatal(err)
+	}
+	// The retried study equals a study run without failures.
+	sameRecords(t, records(t, dir), records(t, run(t, p, RunOptions{Workers: 2})))
+}
+
 // TestRevisionIsRecorded checks that a revision given to Prepare, as
 // run.sh gives one, is what every record names, in place of the build's.
 func TestRevisionIsRecorded(t *testing.T) {

@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -130,6 +132,120 @@ func TestCompact(t *testing.T) {
 	}
 	if got, want := repeatsOf(both), []int{0, 1, 2, 3}; !reflect.DeepEqual(got, want) {
 		t.Errorf("records of repeats %v, want %v", got, want)
+	}
+}
+
+// TestCompactKeepsRecordsWrittenMeanwhile checks that compaction removes
+// only the record files it read: a record that a running chain stores
+// between the read and the removal is kept, and read with the rest.
+func TestCompactKeepsRecordsWrittenMeanwhile(t *testing.T) {
+	dir := fakeStudy(t, "aaa", 0, 1)
+	st, err := LoadStudy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := fakeRecord("aaa", 2)
+	if err := writeRecord(dir, &late); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRecords(dir, st.Records, true, st.recordFiles); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, RecordsDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != late.Cell.Key()+".json" {
+		t.Errorf("records/ holds %v, want only the late record", entries)
+	}
+	after, err := LoadStudy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := repeatsOf(after), []int{0, 1, 2}; !reflect.DeepEqual(got, want) || len(after.Problems) > 0 {
+		t.Errorf("records of repeats %v and problems %v, want %v and none", got, after.Problems, want)
+	}
+}
+
+// TestLoadStudyPrefersSuccess checks that a cell stored both failed and
+// successful, in either form, is read as the successful record without a
+// problem, and that of two failures the one under records/ is used.
+func TestLoadStudyPrefersSuccess(t *testing.T) {
+	failed := func(msg string) Record {
+		r := fakeRecord("aaa", 1)
+		r.Error = msg
+		r.Metrics = Metrics{}
+		return r
+	}
+	tests := []struct {
+		name                string
+		compacted, separate Record
+		wantError           string
+	}{
+		{"retried and succeeded", failed("diverged"), fakeRecord("aaa", 1), ""},
+		{"stale failure beside a success", fakeRecord("aaa", 1), failed("diverged"), ""},
+		{"failed twice", failed("first"), failed("second"), "second"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := fakeStudy(t, "aaa", 0)
+			if err := writeRecords(dir, []Record{fakeRecord("aaa", 0), tt.compacted}, true, []string{"GRRN-k2-r0.json"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, RecordsDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeRecord(dir, &tt.separate); err != nil {
+				t.Fatal(err)
+			}
+			st, err := LoadStudy(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(st.Problems) > 0 || len(st.Records) != 2 {
+				t.Fatalf("%d records and problems %v, want 2 and none", len(st.Records), st.Problems)
+			}
+			if got := st.Records[1].Error; got != tt.wantError {
+				t.Errorf("record of repeat 1 has error %q, want %q", got, tt.wantError)
+			}
+		})
+	}
+}
+
+// TestMergeRefusesToDropProblems checks that merging into a store whose
+// compacted file holds an unreadable line is refused without compaction
+// (which would delete the file) and leaves the file in place.
+func TestMergeRefusesToDropProblems(t *testing.T) {
+	out := fakeStudy(t, "aaa", 0)
+	st, err := LoadStudy(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRecords(out, st.Records, true, st.recordFiles); err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(out, CompactedRecords)
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	for _, line := range []string{`{"version": 1, "config_ha`} {
+		if _, err := zw.Write([]byte(line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gz, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shard := fakeStudy(t, "aaa", 1)
+	for _, compact := range []bool{false, true} {
+		if _, err := Merge(out, []string{shard}, MergeOptions{Compact: compact}); err == nil || !strings.Contains(err.Error(), "problem") {
+			t.Errorf("compact %v: merge into a store with an unreadable record gave %v, want a refusal", compact, err)
+		}
+		if _, err := os.Stat(gz); err != nil {
+			t.Errorf("compact %v: the compacted file is gone: %v", compact, err)
+		}
 	}
 }
 

@@ -20,7 +20,8 @@ Runs the studies that the YAML configs describe (see configs/), one after
 another, writing each cell's record to the study's output directory as soon
 as its chain finishes. Every config is checked, and its data loaded, before
 any chain starts. Running a config again resumes it: cells that have a
-record are skipped. A config whose output directory holds results of a
+record are skipped, including cells whose record holds an error unless
+--retry-failed is given. A config whose output directory holds results of a
 different config is refused (see --force).
 
 Progress goes to standard error; the output directory of each study run
@@ -41,6 +42,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
 		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
+		retry    = fs.Bool("retry-failed", false, "run again the cells whose stored record holds an error")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -80,6 +82,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for _, p := range plans {
 		sum, err := p.Run(ctx, experiments.RunOptions{
 			Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress, Repeats: *repeats,
+			RetryFailed: *retry,
 		})
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again (or ./run.sh with the same configs):\n  bnmf run %s\n",
@@ -99,7 +102,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				p.Config.Name, sum.Deferred, *repeats)
 		}
 		if sum.Failed > 0 {
-			fmt.Fprintf(stderr, "%s: %d cells failed; their records in %s hold the error (delete those files and run again to retry)\n",
+			fmt.Fprintf(stderr, "%s: %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
 				p.Config.Name, sum.Failed, sum.Dir)
 		}
 		fmt.Fprintln(stdout, sum.Dir)
