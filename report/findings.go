@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/bnmf-lab/bnmf/experiments"
@@ -37,7 +38,77 @@ func whatWasRun(s *StudySummary) string {
 		fmt.Fprintf(&b, "; the chains' wall-clock times sum to %s", fmtDuration(s.WallSeconds))
 	}
 	b.WriteString(".")
+	if p := provenance(s.Study.Records); p != "" {
+		b.WriteString(" " + p)
+	}
 	return b.String()
+}
+
+// provenance names the builds that made recs: the source revision (12
+// digits; "+dirty" marks uncommitted changes, "(devel)" a build that
+// recorded none) and the Go version, each with the number of records it
+// made, most first. A study made by several builds is said to be so, for
+// the reader to judge whether they compute the same numbers.
+func provenance(recs []experiments.Record) string {
+	type build struct {
+		name string
+		n    int
+	}
+	var builds []build
+	index := make(map[string]int)
+	gos := make(map[string]bool)
+	for i := range recs {
+		v := recs[i].Versions
+		rev, dirty := strings.CutSuffix(v.Module, "+dirty")
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		name := "`" + rev
+		if dirty {
+			name += "+dirty"
+		}
+		name += "`"
+		switch {
+		case v.Module == "" || v.Module == "(devel)":
+			name = "a build without a recorded revision"
+		case dirty:
+			name += " with uncommitted changes"
+		}
+		if v.Go != "" {
+			gos[v.Go] = true
+		}
+		j, ok := index[name]
+		if !ok {
+			j = len(builds)
+			index[name] = j
+			builds = append(builds, build{name: name})
+		}
+		builds[j].n++
+	}
+	if len(builds) == 0 {
+		return ""
+	}
+	sort.SliceStable(builds, func(a, b int) bool { return builds[a].n > builds[b].n })
+	goList := make([]string, 0, len(gos))
+	for g := range gos {
+		goList = append(goList, g)
+	}
+	sort.Strings(goList)
+	with := ""
+	if len(goList) > 0 {
+		with = ", with " + strings.Join(goList, " and ")
+	}
+	if len(builds) == 1 {
+		if strings.HasPrefix(builds[0].name, "`") {
+			return fmt.Sprintf("Every record was made by revision %s%s.", builds[0].name, with)
+		}
+		return fmt.Sprintf("Every record was made by %s%s.", builds[0].name, with)
+	}
+	parts := make([]string, len(builds))
+	for i, bd := range builds {
+		parts[i] = fmt.Sprintf("%s (%s records)", bd.name, fmtInt(bd.n))
+	}
+	return fmt.Sprintf("The records were made by %d builds%s: %s.", len(builds), with, strings.Join(parts, ", "))
 }
 
 // whatItShows says in one paragraph what a study's numbers show, computed

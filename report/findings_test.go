@@ -1,0 +1,37 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+func TestProvenance(t *testing.T) {
+	made := func(module string, n int) []experiments.Record {
+		recs := make([]experiments.Record, n)
+		for i := range recs {
+			recs[i].Versions = experiments.Versions{Go: "go1.26.8", Module: module}
+		}
+		return recs
+	}
+	const rev = "320c154fc8ecb125fe45884fe92de1477336c51d"
+	tests := []struct {
+		name string
+		recs []experiments.Record
+		want string
+	}{
+		{"none", nil, ""},
+		{"one revision", made(rev, 3), "Every record was made by revision `320c154fc8ec`, with go1.26.8."},
+		{"no revision", made("(devel)", 2), "Every record was made by a build without a recorded revision, with go1.26.8."},
+		{"several", append(append(made("9275095207f2ce7fcba43d8ffa21a43fc9d50f2a+dirty", 2), made(rev, 1362)...), made("(devel)", 15)...),
+			"The records were made by 3 builds, with go1.26.8: `320c154fc8ec` (1,362 records), " +
+				"a build without a recorded revision (15 records), `9275095207f2+dirty` with uncommitted changes (2 records)."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := provenance(tt.recs); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
