@@ -147,6 +147,45 @@ func checkExact(t *testing.T, study *experiments.Study) {
 		t.Logf("wrote %s", goldenPath)
 		return
 	}
+	want := readGolden(t)
+	if want.ConfigHash != got.ConfigHash {
+		t.Errorf("configs/ci.yaml changed (hash %s, goldens made with %s): regenerate with -update", got.ConfigHash, want.ConfigHash)
+	}
+	if len(want.Cells) != len(got.Cells) {
+		t.Errorf("got %d cells, goldens have %d", len(got.Cells), len(want.Cells))
+	}
+	compareCells(t, want.Cells, got.Cells, "this run", "if the change is intended, regenerate with -update")
+}
+
+// TestCommittedReproductionMatchesGoldens checks that the cells of the
+// CI study, which are cells of the full reproduction too, hold in the
+// committed results/ml100k-sparsity the numbers the goldens (and so the
+// current samplers, by TestRegression) give: the committed study was made
+// by several builds, and this ties it to the code as it is.
+func TestCommittedReproductionMatchesGoldens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the 17 MB committed study; skipped under -short")
+	}
+	want := readGolden(t)
+	study, err := experiments.LoadStudy(filepath.Join("..", "results", "ml100k-sparsity"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(map[string]cellValues)
+	for i := range study.Records {
+		r := &study.Records[i]
+		if _, ok := want.Cells[r.Cell.Key()]; ok {
+			got[r.Cell.Key()] = valuesOf(r)
+		}
+	}
+	compareCells(t, want.Cells, got, "results/ml100k-sparsity",
+		"the committed results were not made by the samplers the goldens pin")
+}
+
+// readGolden reads testdata/golden.json and skips the test on an
+// architecture other than the goldens'.
+func readGolden(t *testing.T) golden {
+	t.Helper()
 	b, err := os.ReadFile(goldenPath)
 	if err != nil {
 		t.Fatal(err)
@@ -158,21 +197,22 @@ func checkExact(t *testing.T, study *experiments.Study) {
 	if want.Arch != runtime.GOARCH {
 		t.Skipf("goldens were made on %s, this is %s: exact comparison skipped (see package doc)", want.Arch, runtime.GOARCH)
 	}
-	if want.ConfigHash != got.ConfigHash {
-		t.Errorf("configs/ci.yaml changed (hash %s, goldens made with %s): regenerate with -update", got.ConfigHash, want.ConfigHash)
-	}
+	return want
+}
+
+// compareCells fails the test for every cell of want that got lacks or
+// whose numbers differ by more than 1e-9 relative; source names where got
+// came from and hint what to do about a difference.
+func compareCells(t *testing.T, want, got map[string]cellValues, source, hint string) {
+	t.Helper()
 	// 1e-9 relative: the chains are deterministic, so only a change in
 	// what the samplers compute (or in the data) moves these numbers.
 	const tol = 1e-9
-	keys := sortedKeys(want.Cells)
-	if len(want.Cells) != len(got.Cells) {
-		t.Errorf("got %d cells, goldens have %d", len(got.Cells), len(want.Cells))
-	}
-	for _, key := range keys {
-		w := want.Cells[key]
-		g, ok := got.Cells[key]
+	for _, key := range sortedKeys(want) {
+		w := want[key]
+		g, ok := got[key]
 		if !ok {
-			t.Errorf("%s: missing from this run", key)
+			t.Errorf("%s: missing from %s", key, source)
 			continue
 		}
 		for _, f := range []struct {
@@ -186,8 +226,8 @@ func checkExact(t *testing.T, study *experiments.Study) {
 			{"first_train_mse", g.FirstTrainMSE, w.FirstTrainMSE},
 		} {
 			if math.Abs(f.got-f.exp) > tol*math.Abs(f.exp) {
-				t.Errorf("%s %s = %.12g, golden %.12g (relative difference %.2g > %g); if the change is intended, regenerate with -update",
-					key, f.name, f.got, f.exp, math.Abs(f.got-f.exp)/math.Abs(f.exp), tol)
+				t.Errorf("%s %s = %.12g in %s, golden %.12g (relative difference %.2g > %g); %s",
+					key, f.name, f.got, source, f.exp, math.Abs(f.got-f.exp)/math.Abs(f.exp), tol, hint)
 			}
 		}
 	}
