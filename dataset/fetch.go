@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // FetchOptions controls Fetch.
@@ -149,6 +151,11 @@ func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (_ str
 	if err := os.Rename(tmp, target); err != nil {
 		return "", err
 	}
+	// The unpacked files were synced before their renames; this makes the
+	// renames durable, so a crash cannot leave a ratings file cut short.
+	if err := atomicfile.SyncDir(targetDir); err != nil {
+		return "", err
+	}
 	logf("unpacked and verified %s", target)
 	return target, nil
 }
@@ -206,13 +213,21 @@ func unpack(f *zip.File, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	fail := func(err error) (string, error) {
+		_ = out.Close()           // the write already failed; report that
+		_ = os.Remove(out.Name()) // best effort: a hidden leftover is harmless
+		return "", err
+	}
 	if _, err := io.Copy(out, rc); err != nil {
-		out.Close()
-		os.Remove(out.Name())
-		return "", fmt.Errorf("%s in the archive: %w", f.Name, err)
+		return fail(fmt.Errorf("%s in the archive: %w", f.Name, err))
+	}
+	// Synced before the caller renames it into place, so that a crash
+	// cannot leave a ratings file cut short under its final name.
+	if err := out.Sync(); err != nil {
+		return fail(err)
 	}
 	if err := out.Close(); err != nil {
-		os.Remove(out.Name())
+		_ = os.Remove(out.Name()) // best effort, as above
 		return "", err
 	}
 	return out.Name(), nil

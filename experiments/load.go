@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // LoadStudy reads the study in dir: its manifest and every record, from
@@ -141,7 +143,7 @@ func readRecordFiles(dir string, add func(where string, r *Record, err error)) e
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || isTemp(name) || !strings.HasSuffix(name, ".json") {
+		if e.IsDir() || atomicfile.IsTemp(name) || !strings.HasSuffix(name, ".json") {
 			continue
 		}
 		where := filepath.Join(RecordsDir, name)

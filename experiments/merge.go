@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // MergeOptions controls Merge.
@@ -95,7 +97,7 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	if config != nil {
-		if err := writeFileAtomic(filepath.Join(out, ConfigFile), config); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(out, ConfigFile), config); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
@@ -153,7 +155,7 @@ func writeRecords(dir string, records []Record, compact bool, read []string) err
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, CompactedRecords), buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, CompactedRecords), buf.Bytes()); err != nil {
 		return err
 	}
 	recordsDir := filepath.Join(dir, RecordsDir)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // tinyStudy is a sparsity study small enough to run in about a second:
@@ -300,7 +301,7 @@ func waitForRecords(t *testing.T, dir string, n int) {
 		if err == nil {
 			count := 0
 			for _, e := range entries {
-				if !isTemp(e.Name()) {
+				if !atomicfile.IsTemp(e.Name()) {
 					count++
 				}
 			}
@@ -321,7 +322,7 @@ func tempFiles(t *testing.T, dir string) []string {
 	}
 	var temps []string
 	for _, e := range entries {
-		if isTemp(e.Name()) {
+		if atomicfile.IsTemp(e.Name()) {
 			temps = append(temps, e.Name())
 		}
 	}

@@ -7,8 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // Files of a study's output directory. records/ holds one JSON file per
@@ -36,63 +37,8 @@ func writeRecord(dir string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, RecordsDir, r.Cell.Key()+".json"), b)
+	return atomicfile.WriteFile(filepath.Join(dir, RecordsDir, r.Cell.Key()+".json"), b)
 }
-
-// writeFileAtomic writes data to path so that, whatever happens, path holds
-// either its old content or all of data: it writes a temporary file in the
-// same directory, syncs it, renames it over path and syncs the directory.
-// Temporary files are named ".<name>.tmp-*"; readers ignore them.
-func writeFileAtomic(path string, data []byte) error {
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		_ = f.Close()      // the write already failed; report that
-		_ = os.Remove(tmp) // best effort: a leftover is ignored and cleaned later
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(tmp) // best effort, as above
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp) // best effort, as above
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("syncing directory %s: %w", dir, err)
-	}
-	return nil
-}
-
-// isTemp reports whether name is a temporary file of writeFileAtomic.
-func isTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") }
 
 // readManifest reads dir/manifest.json.
 func readManifest(dir string) (Manifest, error) {
@@ -141,7 +87,7 @@ func initStore(dir string, m *Manifest, config []byte, force bool) error {
 	if err := removeTemps(filepath.Join(dir, RecordsDir)); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), config); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), config); err != nil {
 		return err
 	}
 	return writeManifest(dir, m)
@@ -153,7 +99,7 @@ func writeManifest(dir string, m *Manifest) error {
 	if err != nil {
 		return fmt.Errorf("encoding manifest: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n'))
+	return atomicfile.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'))
 }
 
 // staleAfter is the age past which a temporary file is taken to be the
@@ -175,7 +121,7 @@ func removeTemps(dir string) error {
 		if err != nil {
 			return err
 		}
-		if isTemp(e.Name()) && time.Since(info.ModTime()) > staleAfter {
+		if atomicfile.IsTemp(e.Name()) && time.Since(info.ModTime()) > staleAfter {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

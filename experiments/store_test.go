@@ -306,26 +306,3 @@ func TestFindStudies(t *testing.T) {
 		t.Errorf("FindStudies = %v, want %v", got, want)
 	}
 }
-
-func TestWriteFileAtomicReplaces(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.json")
-	for _, content := range []string{"first\n", "second\n"} {
-		if err := writeFileAtomic(path, []byte(content)); err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != content {
-			t.Errorf("file holds %q, want %q", got, content)
-		}
-	}
-	entries, err := os.ReadDir(filepath.Dir(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d files, want 1 (no temporary files left)", len(entries))
-	}
-}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -234,14 +234,10 @@ func figureText(size vg.Length) text.Style {
 	}
 }
 
-// writeFile writes data to path through a temporary file, so a reader never
-// sees half a file.
+// writeFile writes data to path atomically (see package atomicfile), so
+// a reader never sees half a file, nor a crash leaves one.
 func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
