@@ -28,8 +28,10 @@ func csvHeader() []string {
 // cell's metrics, test metrics of a convergence study, noise metrics of
 // other studies, a fraction outside sparsity studies, a noise ratio
 // outside noise studies) are empty. Records the report does not use (another
-// config hash, an unlisted cell) are not written. Non-finite values are
-// written as Inf, -Inf and NaN.
+// config hash, an unlisted cell) are not written. Records hold no
+// non-finite numbers: the runner stores an infinite or NaN metric as
+// +-math.MaxFloat64 with a warning (in the warnings column), and
+// it is written as that number.
 func WriteCSV(w io.Writer, st *experiments.Study) error {
 	m := st.Manifest
 	cells := expectedCells(m)
