@@ -100,7 +100,10 @@ func ExampleAddNoise() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	noisy := dataset.AddNoise(r.Entries, 0.5, rand.NewPCG(1, 0))
+	noisy, err := dataset.AddNoise(r.Entries, 0.5, rand.NewPCG(1, 0))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(len(noisy) == len(r.Entries), noisy[0].Row == r.Entries[0].Row, noisy[0].Value != r.Entries[0].Value)
 	// Output: true true true
 }

@@ -17,26 +17,26 @@ import (
 // i-th returned entry is the i-th of entries with noise, so the clean
 // values stay available for scoring.
 //
-// AddNoise panics if src is nil or ratio is negative or not finite; these
-// are programmer errors, as configurations are validated before.
-func AddNoise(entries []bnmf.Entry, ratio float64, src rand.Source) []bnmf.Entry {
+// AddNoise returns an error, naming the problem, if src is nil or ratio
+// is negative or not finite.
+func AddNoise(entries []bnmf.Entry, ratio float64, src rand.Source) ([]bnmf.Entry, error) {
 	if src == nil {
-		panic("dataset: AddNoise needs a random source")
+		return nil, errNilSource
 	}
 	if !(ratio >= 0) || math.IsInf(ratio, 1) {
-		panic(fmt.Sprintf("dataset: AddNoise ratio %v must be nonnegative and finite", ratio))
+		return nil, fmt.Errorf("dataset: noise-to-signal ratio %v must be nonnegative and finite", ratio)
 	}
 	out := make([]bnmf.Entry, len(entries))
 	copy(out, entries)
 	if ratio == 0 || len(entries) == 0 {
-		return out
+		return out, nil
 	}
 	std := math.Sqrt(ratio * Variance(entries))
 	rng := rand.New(src)
 	for i := range out {
 		out[i].Value += std * rng.NormFloat64()
 	}
-	return out
+	return out, nil
 }
 
 // Variance returns the population variance (divisor len(entries)) of the

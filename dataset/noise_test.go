@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
@@ -24,7 +25,7 @@ func TestAddNoiseVariance(t *testing.T) {
 	clean := starEntries(n)
 	orig := slices.Clone(clean)
 	for _, ratio := range []float64{0.1, 1, 10} {
-		noisy := AddNoise(clean, ratio, rand.NewPCG(11, uint64(ratio*10)))
+		noisy := mustAddNoise(t, clean, ratio, rand.NewPCG(11, uint64(ratio*10)))
 		if !slices.Equal(clean, orig) {
 			t.Fatal("AddNoise modified its input")
 		}
@@ -54,38 +55,47 @@ func TestAddNoiseVariance(t *testing.T) {
 
 func TestAddNoiseZeroAndDeterministic(t *testing.T) {
 	clean := starEntries(1000)
-	if got := AddNoise(clean, 0, rand.NewPCG(1, 1)); !slices.Equal(got, clean) {
+	if got := mustAddNoise(t, clean, 0, rand.NewPCG(1, 1)); !slices.Equal(got, clean) {
 		t.Error("ratio 0 changed the values")
 	}
-	a := AddNoise(clean, 0.5, rand.NewPCG(1, 1))
-	b := AddNoise(clean, 0.5, rand.NewPCG(1, 1))
+	a := mustAddNoise(t, clean, 0.5, rand.NewPCG(1, 1))
+	b := mustAddNoise(t, clean, 0.5, rand.NewPCG(1, 1))
 	if !slices.Equal(a, b) {
 		t.Error("equal seeds gave different noise")
 	}
-	if got := AddNoise(nil, 1, rand.NewPCG(1, 1)); len(got) != 0 {
+	if got := mustAddNoise(t, nil, 1, rand.NewPCG(1, 1)); len(got) != 0 {
 		t.Errorf("noise on no entries gave %v", got)
 	}
 }
 
-func TestAddNoisePanics(t *testing.T) {
+func TestAddNoiseErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		ratio float64
 		src   rand.Source
+		want  string
 	}{
-		{"nil source", 1, nil},
-		{"negative ratio", -0.1, rand.NewPCG(1, 1)},
-		{"NaN ratio", math.NaN(), rand.NewPCG(1, 1)},
-		{"infinite ratio", math.Inf(1), rand.NewPCG(1, 1)},
+		{"nil source", 1, nil, "a random source is required"},
+		{"negative ratio", -0.1, rand.NewPCG(1, 1), "ratio -0.1 must be nonnegative and finite"},
+		{"NaN ratio", math.NaN(), rand.NewPCG(1, 1), "ratio NaN must be nonnegative and finite"},
+		{"infinite ratio", math.Inf(1), rand.NewPCG(1, 1), "ratio +Inf must be nonnegative and finite"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
-			}()
-			AddNoise(starEntries(5), tt.ratio, tt.src)
+			got, err := AddNoise(starEntries(5), tt.ratio, tt.src)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || got != nil {
+				t.Errorf("got %v, error %v; want no entries and an error containing %q", got, err, tt.want)
+			}
 		})
 	}
+}
+
+// mustAddNoise calls AddNoise and fails the test on an error.
+func mustAddNoise(t *testing.T, entries []bnmf.Entry, ratio float64, src rand.Source) []bnmf.Entry {
+	t.Helper()
+	out, err := AddNoise(entries, ratio, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

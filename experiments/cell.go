@@ -60,7 +60,10 @@ func (p *Plan) cellData(c Cell) (cellData, error) {
 	// that of all observed ratings, and only then split apart again.
 	all := make([]bnmf.Entry, 0, len(train)+len(test))
 	all = append(append(all, train...), test...)
-	noisy := dataset.AddNoise(all, c.NoiseRatio, NoiseSource(cfg.Seed, c.NoiseRatio, c.Repeat))
+	noisy, err := dataset.AddNoise(all, c.NoiseRatio, NoiseSource(cfg.Seed, c.NoiseRatio, c.Repeat))
+	if err != nil {
+		return cellData{}, err
+	}
 	d := cellData{
 		test:          noisy[len(train):],
 		clean:         clean,

@@ -86,7 +86,7 @@ func decodeError(file string, doc *yaml.Node, err error) error {
 	}
 	if w := yamlWrong.FindStringSubmatch(msg); w != nil {
 		key, node := keyAt(doc, line, w[2], false)
-		if t, ok := integerTypes[strings.TrimPrefix(w[3], "*")]; ok && w[2] != "" && node.Kind == yaml.ScalarNode {
+		if t, ok := integerType(strings.TrimPrefix(w[3], "*")); ok && w[2] != "" && node.Kind == yaml.ScalarNode {
 			return integerError(file, node, t, key)
 		}
 		got := describeTag(w[1])
@@ -222,13 +222,32 @@ func walk(n *yaml.Node, path string, f func(path string, k, v *yaml.Node)) {
 	}
 }
 
-// integerTypes maps the names of Go's integer types, as go-yaml writes
-// them in its errors, to the types.
-var integerTypes = map[string]reflect.Type{
-	"int": reflect.TypeFor[int](), "int8": reflect.TypeFor[int8](), "int16": reflect.TypeFor[int16](),
-	"int32": reflect.TypeFor[int32](), "int64": reflect.TypeFor[int64](),
-	"uint": reflect.TypeFor[uint](), "uint8": reflect.TypeFor[uint8](), "uint16": reflect.TypeFor[uint16](),
-	"uint32": reflect.TypeFor[uint32](), "uint64": reflect.TypeFor[uint64](),
+// integerType returns the Go integer type that go-yaml names in its errors
+// as name ("int", "uint8", ...), and false for any other name.
+func integerType(name string) (reflect.Type, bool) {
+	switch name {
+	case "int":
+		return reflect.TypeFor[int](), true
+	case "int8":
+		return reflect.TypeFor[int8](), true
+	case "int16":
+		return reflect.TypeFor[int16](), true
+	case "int32":
+		return reflect.TypeFor[int32](), true
+	case "int64":
+		return reflect.TypeFor[int64](), true
+	case "uint":
+		return reflect.TypeFor[uint](), true
+	case "uint8":
+		return reflect.TypeFor[uint8](), true
+	case "uint16":
+		return reflect.TypeFor[uint16](), true
+	case "uint32":
+		return reflect.TypeFor[uint32](), true
+	case "uint64":
+		return reflect.TypeFor[uint64](), true
+	}
+	return nil, false
 }
 
 // integerText matches a plain scalar written as a decimal integer, which
