@@ -163,14 +163,8 @@ func checkExact(t *testing.T, study *experiments.Study) {
 // current samplers, by TestRegression) give: the committed study was made
 // by several builds, and this ties it to the code as it is.
 func TestCommittedReproductionMatchesGoldens(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the 17 MB committed study; skipped under -short")
-	}
 	want := readGolden(t)
-	study, err := experiments.LoadStudy(filepath.Join("..", "results", "ml100k-sparsity"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	study := committedStudy(t, "ml100k-sparsity")
 	got := make(map[string]cellValues)
 	for i := range study.Records {
 		r := &study.Records[i]
@@ -325,17 +319,8 @@ func TestBandsFile(t *testing.T) {
 // and results/ml100k-sparsity cannot drift apart: widening or narrowing a
 // band, or committing new results, is checked against the evidence.
 func TestBandsCoverFullReproduction(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the 17 MB committed study; skipped under -short")
-	}
 	bs := readBands(t)
-	study, err := experiments.LoadStudy(filepath.Join("..", "results", "ml100k-sparsity"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(study.Problems) > 0 {
-		t.Fatalf("results/ml100k-sparsity: %v", study.Problems)
-	}
+	study := committedStudy(t, "ml100k-sparsity")
 	byKey := make(map[string]band, len(bs.Bands))
 	for _, bd := range bs.Bands {
 		byKey[groupKey(bd.Model, bd.Rank, bd.Fraction)] = bd
