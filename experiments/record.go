@@ -1,5 +1,7 @@
 package experiments
 
+import "strings"
+
 // RecordVersion is the schema version written into every Record. Readers
 // refuse records with a newer version.
 const RecordVersion = 1
@@ -86,6 +88,23 @@ type Trace struct {
 type Versions struct {
 	Go     string `json:"go"`
 	Module string `json:"module"` // module version or VCS revision
+}
+
+// ShortRevision returns the revision in v cut to 12 digits, with a
+// "+dirty" suffix (uncommitted changes) kept, or "" when the build
+// recorded none (Module empty or "(devel)").
+func (v Versions) ShortRevision() string {
+	rev, dirty := strings.CutSuffix(v.Module, "+dirty")
+	if rev == "" || rev == "(devel)" {
+		return ""
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
 }
 
 // Manifest describes a study as it was configured: every cell it expects,

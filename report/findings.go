@@ -59,19 +59,12 @@ func provenance(recs []experiments.Record) string {
 	gos := make(map[string]bool)
 	for i := range recs {
 		v := recs[i].Versions
-		rev, dirty := strings.CutSuffix(v.Module, "+dirty")
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		name := "`" + rev
-		if dirty {
-			name += "+dirty"
-		}
-		name += "`"
+		rev := v.ShortRevision()
+		name := "`" + rev + "`"
 		switch {
-		case v.Module == "" || v.Module == "(devel)":
+		case rev == "":
 			name = "a build without a recorded revision"
-		case dirty:
+		case strings.HasSuffix(rev, "+dirty"):
 			name += " with uncommitted changes"
 		}
 		if v.Go != "" {

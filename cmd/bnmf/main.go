@@ -38,6 +38,7 @@ func commands() []command {
 	return []command{
 		{"run", "run the studies described by YAML configs", runRun},
 		{"merge", "merge shard result stores into one", runMerge},
+		{"verify", "rerun stored cells and check that they are reproduced exactly", runVerify},
 		{"report", "render figures and tables from stored results", runReport},
 		{"data", "fetch and describe datasets", runData},
 	}

@@ -41,6 +41,7 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"run", "--help"}, "Usage: bnmf run", "-workers"},
 		{[]string{"merge", "--help"}, "Usage: bnmf merge", "-out"},
+		{[]string{"verify", "--help"}, "Usage: bnmf verify", "-cells"},
 		{[]string{"report", "--help"}, "Usage: bnmf report", "-quiet"},
 		{[]string{"data", "--help"}, "Usage: bnmf data", "describe"},
 		{[]string{"data", "fetch", "--help"}, "Usage: bnmf data fetch", "-skip-checksum"},

@@ -1,0 +1,141 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Check is the outcome of running one stored cell again.
+type Check struct {
+	// Stored is the cell's record as stored; Rerun the record this
+	// program makes for it now.
+	Stored, Rerun *Record
+	// Differences names the parts of the records that differ ("seed",
+	// "metrics", "trace", ...); wall times and the build that made a
+	// record are not compared. Empty means the rerun reproduced the
+	// record exactly.
+	Differences []string
+	// Elapsed is the wall time of the rerun.
+	Elapsed time.Duration
+}
+
+// Identical reports whether the rerun reproduced the stored record.
+func (c *Check) Identical() bool { return len(c.Differences) == 0 }
+
+// Verify runs the given stored cells of st again with this plan, each on
+// workers cores (0 means all), and compares the new records with the
+// stored ones, calling report (if not nil) after each. st must hold
+// results of the plan's config. Nothing is written. A cancelled ctx stops
+// within a sweep and returns the checks finished so far with an error
+// wrapping ctx.Err().
+func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int, report func(*Check)) ([]Check, error) {
+	if st.Manifest.ConfigHash != p.Manifest.ConfigHash {
+		return nil, fmt.Errorf("verify: %s holds results of config %.12s, not of %s (%.12s)",
+			st.Dir, st.Manifest.ConfigHash, p.Config.file, p.Manifest.ConfigHash)
+	}
+	stored := make(map[string]*Record, len(st.Records))
+	for i := range st.Records {
+		stored[st.Records[i].Cell.Key()] = &st.Records[i]
+	}
+	t := newTracker(nil, p.Config.Name, len(cells), 0, 0)
+	defer t.close()
+	var checks []Check
+	for _, c := range cells {
+		old, ok := stored[c.Key()]
+		if !ok {
+			return checks, fmt.Errorf("verify: cell %s has no record in %s", c.Key(), st.Dir)
+		}
+		start := time.Now()
+		r, err := p.runCell(ctx, c, workers, t)
+		if err != nil {
+			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
+		}
+		diff, err := recordDifferences(old, r)
+		if err != nil {
+			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
+		}
+		checks = append(checks, Check{Stored: old, Rerun: r, Differences: diff, Elapsed: time.Since(start)})
+		if report != nil {
+			report(&checks[len(checks)-1])
+		}
+	}
+	return checks, nil
+}
+
+// recordDifferences names the parts in which a and b differ, leaving out
+// wall times and the build versions.
+func recordDifferences(a, b *Record) ([]string, error) {
+	parts := func(r *Record) []any {
+		tr := r.Trace
+		tr.Seconds = nil
+		m := r.Metrics
+		m.SecondsPerSweep = 0
+		return []any{r.Study, r.Kind, r.ConfigHash, r.Seed, r.Dataset,
+			[]int{r.Rows, r.Cols, r.TrainEntries, r.TestEntries, r.Sweeps, r.BurnIn, r.Thin},
+			m, tr, r.Error, r.Warnings}
+	}
+	names := []string{"study", "kind", "config hash", "seed", "dataset", "sizes and settings", "metrics", "trace", "error", "warnings"}
+	pa, pb := parts(a), parts(b)
+	var diff []string
+	for i := range pa {
+		ja, err := json.Marshal(pa[i])
+		if err != nil {
+			return nil, err
+		}
+		jb, err := json.Marshal(pb[i])
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(ja, jb) {
+			diff = append(diff, names[i])
+		}
+	}
+	return diff, nil
+}
+
+// VerificationSample picks up to n stored cells of st to run again: first
+// the earliest cell, in the manifest's order, made by each build (so that
+// every build the study mixes is checked), then cells drawn from src
+// without replacement among the others, returned in the manifest's order.
+// Failed cells are left out. n < 1 is an error.
+func VerificationSample(st *Study, n int, src rand.Source) ([]Cell, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("verify: sample size %d must be positive", n)
+	}
+	if src == nil {
+		return nil, errors.New("verify: a random source is required")
+	}
+	picked := make([]bool, len(st.Records))
+	seen := make(map[Versions]bool)
+	count := 0
+	var rest []int
+	for i := range st.Records {
+		r := &st.Records[i]
+		switch {
+		case r.Error != "":
+		case !seen[r.Versions] && count < n:
+			seen[r.Versions] = true
+			picked[i] = true
+			count++
+		default:
+			rest = append(rest, i)
+		}
+	}
+	rng := rand.New(src)
+	rng.Shuffle(len(rest), func(a, b int) { rest[a], rest[b] = rest[b], rest[a] })
+	for _, i := range rest[:min(len(rest), n-count)] {
+		picked[i] = true
+	}
+	var cells []Cell
+	for i, ok := range picked {
+		if ok {
+			cells = append(cells, st.Records[i].Cell)
+		}
+	}
+	return cells, nil
+}
