@@ -21,21 +21,7 @@ if [ "$#" -eq 0 ]; then
 fi
 
 echo "Building bin/bnmf..." >&2
-mkdir -p bin
-# Records carry the git revision they were made with. Go would mark the
-# build "modified" whenever any file is untracked, so a build during a run,
-# with new result files beside the source, would be stamped dirty; the
-# revision is therefore passed explicitly, with "+dirty" only when a file
-# outside results/ differs from it. Outside git, Go's own stamp is used
-# (-buildvcs=auto overrides a GOFLAGS=-buildvcs=false).
-ldflags=""
-if rev=$(git rev-parse HEAD 2>/dev/null); then
-  if [ -n "$(git status --porcelain -- . ':(exclude)results' 2>/dev/null)" ]; then
-    rev="$rev+dirty"
-  fi
-  ldflags="-X main.buildRevision=$rev"
-fi
-go build -buildvcs=auto -ldflags "$ldflags" -o bin/bnmf ./cmd/bnmf
+./build.sh bin/bnmf
 
 # bnmf run prints the output directory of each study it completes.
 # shellcheck disable=SC2086 # BNMF_RUN_FLAGS is split into flags on purpose

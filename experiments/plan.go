@@ -39,8 +39,8 @@ type PrepareOptions struct {
 	// Revision, when not empty, is recorded as the program's revision in
 	// place of the one Go stamps into the build. Go marks a build from a
 	// checkout "modified" when any file is untracked, results being
-	// written included; run.sh therefore passes the git revision, with
-	// "+dirty" only when files outside results/ differ from it.
+	// written included; build.sh (which run.sh calls) therefore passes the
+	// git revision, with "+dirty" only when the source differs from it.
 	Revision string
 }
 
@@ -181,9 +181,9 @@ func (p *Plan) manifest() Manifest {
 	return m
 }
 
-// buildVersions reports the Go version and revision, the module's version
-// or VCS revision of this program (with "+dirty" if its source was
-// modified) when revision is empty.
+// buildVersions reports the Go version of this program and its source:
+// revision if not empty, else the module version or VCS revision Go
+// stamped into the build (with "+dirty" if Go found the tree modified).
 func buildVersions(revision string) Versions {
 	v := Versions{Go: runtime.Version()}
 	if revision != "" {

@@ -391,7 +391,7 @@ func TestRetryFailed(t *testing.T) {
 }
 
 // TestRevisionIsRecorded checks that a revision given to Prepare, as
-// run.sh gives one, is what every record names, in place of the build's.
+// build.sh has bnmf give one, is what every record names, in place of the build's.
 func TestRevisionIsRecorded(t *testing.T) {
 	cfg, err := ParseConfig("tiny.yaml", []byte(tinyStudy+"models: [{name: NMF}]\n"))
 	if err != nil {

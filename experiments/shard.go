@@ -50,44 +50,16 @@ func (s Shard) String() string {
 // the shard.
 func (s Shard) Has(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
 
-// slurmArraySize returns SLURM_ARRAY_TASK_COUNT when the array numbers
-// its tasks 0 to COUNT-1 (SLURM_ARRAY_TASK_MIN is 0 and
-// SLURM_ARRAY_TASK_MAX is COUNT-1), and an error asking for --shards
-// otherwise.
-func slurmArraySize(getenv func(string) string, atoi func(string) (int, error)) (int, error) {
-	names := []string{"SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT"}
-	var v [3]int
-	for i, name := range names {
-		if getenv(name) == "" {
-			return 0, fmt.Errorf("SLURM_ARRAY_TASK_ID is set but %s is not, so the number of shards is unknown: give --shards N", name)
-		}
-		var err error
-		if v[i], err = atoi(name); err != nil {
-			return 0, err
-		}
-	}
-	lo, hi, n := v[0], v[1], v[2]
-	if lo != 0 || hi != n-1 {
-		return 0, fmt.Errorf("the Slurm array runs tasks %d to %d (%d of them), not 0 to N-1, so its size need not be the number of shards "+
-			"(a resubmitted part of a larger array looks like this): give --shards N, the size of the whole array", lo, hi, n)
-	}
-	return n, nil
-}
-
 // ShardFromEnv picks the shard from the environment of a cluster job
 // array, looked up with getenv (os.Getenv in the CLI):
 //
 //   - Kubernetes indexed Jobs set JOB_COMPLETION_INDEX; the count must come
 //     from count (the CLI's --shards), as the Job's completions.
-//   - Slurm job arrays set SLURM_ARRAY_TASK_ID, the index. The count is
-//     count (--shards) if not zero; otherwise it is SLURM_ARRAY_TASK_COUNT,
-//     but only for an array that numbers its tasks 0 to COUNT-1
-//     (--array=0-15), since only then is the array's size the number of
-//     shards. A resubmitted part of the array (--array=3 or --array=3,7)
-//     must therefore be given --shards with the original size, and so must
-//     an array numbered otherwise (--array=1-16 cannot be told apart from
-//     a part of 0-16): its ID is taken as the index as it stands, never
-//     shifted, so that a shard keeps its cells when it is resubmitted.
+//   - Slurm job arrays set SLURM_ARRAY_TASK_ID, the index, taken as it
+//     stands; the count must come from count (--shards) here too. The
+//     array's own size cannot serve: a resubmitted part of an array
+//     (--array=3, or --array=0 alone) looks like a whole array of one
+//     task, which would then run every cell. Number the tasks 0 to N-1.
 //
 // It returns the zero Shard and an empty source when neither is set, and
 // otherwise names the variable it used.
@@ -109,11 +81,6 @@ func ShardFromEnv(getenv func(string) string, count int) (sh Shard, source strin
 		source = "SLURM_ARRAY_TASK_ID"
 		if sh.Index, err = atoi(source); err != nil {
 			return Shard{}, source, err
-		}
-		if count == 0 {
-			if count, err = slurmArraySize(getenv, atoi); err != nil {
-				return Shard{}, source, err
-			}
 		}
 	default:
 		return Shard{}, "", nil

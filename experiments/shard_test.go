@@ -57,23 +57,17 @@ func TestShardFromEnv(t *testing.T) {
 		{"kubernetes", map[string]string{"JOB_COMPLETION_INDEX": "2"}, 4, Shard{2, 4}, "JOB_COMPLETION_INDEX", false},
 		{"kubernetes without count", map[string]string{"JOB_COMPLETION_INDEX": "2"}, 0, Shard{}, "JOB_COMPLETION_INDEX", true},
 		{"kubernetes out of range", map[string]string{"JOB_COMPLETION_INDEX": "4"}, 4, Shard{}, "JOB_COMPLETION_INDEX", true},
-		// --array=0-7: the array's size is the number of shards.
-		{"slurm", slurmEnv("3", "0", "7", "8"), 0, Shard{3, 8}, "SLURM_ARRAY_TASK_ID", false},
-		{"slurm count flag wins", slurmEnv("3", "0", "7", "8"), 5, Shard{3, 5}, "SLURM_ARRAY_TASK_ID", false},
-		// --array=3 resubmitted from --array=0-7: index 3 of the original 8.
-		{"slurm resubmitted one", slurmEnv("3", "3", "3", "1"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
-		{"slurm resubmitted one with shards", slurmEnv("3", "3", "3", "1"), 8, Shard{3, 8}, "SLURM_ARRAY_TASK_ID", false},
+		// Slurm's array size is never the count: --shards gives it.
+		{"slurm", slurmEnv("3", "0", "7", "8"), 8, Shard{3, 8}, "SLURM_ARRAY_TASK_ID", false},
+		{"slurm without shards", slurmEnv("3", "0", "7", "8"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
+		// --array=0 resubmitted alone must not become shard 0 of 1.
+		{"slurm task 0 alone", slurmEnv("0", "0", "0", "1"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
+		{"slurm task 0 alone with shards", slurmEnv("0", "0", "0", "1"), 8, Shard{0, 8}, "SLURM_ARRAY_TASK_ID", false},
 		// --array=3,7 resubmitted: task 7 keeps index 7.
-		{"slurm resubmitted two", slurmEnv("7", "3", "7", "2"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
 		{"slurm resubmitted two with shards", slurmEnv("7", "3", "7", "2"), 8, Shard{7, 8}, "SLURM_ARRAY_TASK_ID", false},
-		// --array=1-8 looks like a part of 0-8: refused without --shards.
-		{"slurm from 1", slurmEnv("8", "1", "8", "8"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
-		// --array=0-14:2 has 8 tasks but numbers them up to 14.
-		{"slurm with step", slurmEnv("4", "0", "14", "8"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
-		{"slurm without min max count", map[string]string{"SLURM_ARRAY_TASK_ID": "3"}, 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
-		{"slurm without min max count with shards", map[string]string{"SLURM_ARRAY_TASK_ID": "3"}, 8, Shard{3, 8}, "SLURM_ARRAY_TASK_ID", false},
+		// --array=1-8 with --shards 8: task 8 is out of range.
+		{"slurm numbered from 1", slurmEnv("8", "1", "8", "8"), 8, Shard{}, "SLURM_ARRAY_TASK_ID", true},
 		{"slurm garbage", map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
-		{"slurm garbage count", slurmEnv("3", "0", "7", "eight"), 0, Shard{}, "SLURM_ARRAY_TASK_ID", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 )
 
 // buildRevision is the source revision recorded in every result, set at
-// link time by run.sh (-ldflags "-X main.buildRevision=REV"); when empty,
+// link time by build.sh (-ldflags "-X main.buildRevision=REV"); when empty,
 // the revision Go stamps into the build is recorded instead. It is never
 // assigned at run time.
 var buildRevision string
