@@ -47,13 +47,17 @@ func committedStudy(t *testing.T, name string) *experiments.Study {
 	return st
 }
 
-// settingMeans averages metric over the repeats of every setting of st and
-// also returns the number of repeats behind each mean.
+// settingMeans averages metric over the successful repeats of every
+// setting of st (a failed record's metrics mean nothing) and also returns
+// the number of repeats behind each mean, which requireRepeats checks.
 func settingMeans(st *experiments.Study, metric func(*experiments.Metrics) float64) (map[setting]float64, map[setting]int) {
 	sum := make(map[setting]float64)
 	n := make(map[setting]int)
 	for i := range st.Records {
 		r := &st.Records[i]
+		if r.Error != "" {
+			continue
+		}
 		s := setting{r.Cell.Model, r.Cell.Rank, r.Cell.Fraction + r.Cell.NoiseRatio}
 		sum[s] += metric(&r.Metrics)
 		n[s]++

@@ -160,8 +160,9 @@ func checkExact(t *testing.T, study *experiments.Study) {
 // TestCommittedReproductionMatchesGoldens checks that the cells of the
 // CI study, which are cells of the full reproduction too, hold in the
 // committed results/ml100k-sparsity the numbers the goldens (and so the
-// current samplers, by TestRegression) give: the committed study was made
-// by several builds, and this ties it to the code as it is.
+// current samplers, by TestRegression) give. Those 20 cells were made by
+// one of the four builds the study mixes; "bnmf verify" reruns cells of
+// each build.
 func TestCommittedReproductionMatchesGoldens(t *testing.T) {
 	want := readGolden(t)
 	study := committedStudy(t, "ml100k-sparsity")
