@@ -77,8 +77,8 @@ func LoadStudy(dir string) (*Study, error) {
 	if err := readCompacted(filepath.Join(dir, CompactedRecords), add); err != nil {
 		return nil, fmt.Errorf("loading study %s: %w", dir, err)
 	}
-	if err := readRecordFiles(filepath.Join(dir, RecordsDir), func(where string, r *Record, err error) {
-		st.recordFiles = append(st.recordFiles, filepath.Base(where))
+	if err := readRecordFiles(filepath.Join(dir, RecordsDir), func(where string, info os.FileInfo, r *Record, err error) {
+		st.recordFiles = append(st.recordFiles, recordFile{name: filepath.Base(where), info: info})
 		add(where, r, err)
 	}); err != nil {
 		return nil, fmt.Errorf("loading study %s: %w", dir, err)
@@ -88,8 +88,12 @@ func LoadStudy(dir string) (*Study, error) {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(a, b int) bool { return order[keys[a]] < order[keys[b]] })
+	st.inFile = make(map[string]bool)
 	for _, k := range keys {
 		st.Records = append(st.Records, *found[k].r)
+		if strings.HasPrefix(found[k].where, RecordsDir+string(filepath.Separator)) {
+			st.inFile[k] = true
+		}
 	}
 	return st, nil
 }
@@ -131,9 +135,10 @@ func canonical(r *Record) []byte {
 }
 
 // readRecordFiles calls add for each record file in dir (a records/
-// directory), in name order. Temporary files are skipped; a missing
-// directory holds no records.
-func readRecordFiles(dir string, add func(where string, r *Record, err error)) error {
+// directory), in name order, with the file's information as listed before
+// it was read. Temporary files are skipped; a missing directory holds no
+// records.
+func readRecordFiles(dir string, add func(where string, info os.FileInfo, r *Record, err error)) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -147,16 +152,24 @@ func readRecordFiles(dir string, add func(where string, r *Record, err error)) e
 			continue
 		}
 		where := filepath.Join(RecordsDir, name)
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since listed
+		}
+		if err != nil {
+			add(where, nil, nil, err)
+			continue
+		}
 		raw, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
-			add(where, nil, err)
+			add(where, info, nil, err)
 			continue
 		}
 		r, err := decodeRecord(raw)
 		if err == nil && r.Version <= RecordVersion && r.Cell.Key()+".json" != name {
 			err = fmt.Errorf("the file name does not match its cell %s", r.Cell.Key())
 		}
-		add(where, r, err)
+		add(where, info, r, err)
 	}
 	return nil
 }

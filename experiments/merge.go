@@ -47,7 +47,9 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 		merged  *Study
 		config  []byte
 		records = make(map[string]Record)
-		outRead []string // the record files read from out's records/
+		from    = make(map[string]string) // the input each record came from
+		outRead []recordFile              // the record files read from out's records/
+		outFile map[string]bool           // the keys of out's records read from records/
 	)
 	for _, dir := range inputs {
 		st, err := LoadStudy(dir)
@@ -55,7 +57,7 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 		if filepath.Clean(dir) == filepath.Clean(out) {
-			outRead = st.recordFiles
+			outRead, outFile = st.recordFiles, st.inFile
 			if !opts.Compact && len(st.Problems) > 0 {
 				return nil, fmt.Errorf("merge: the output %s has %d problem(s), first %s, which rewriting it would drop; resolve them first",
 					out, len(st.Problems), st.Problems[0])
@@ -81,6 +83,7 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 			key := r.Cell.Key()
 			if prev, ok := records[key]; !ok || (prev.Error != "" && r.Error == "") {
 				records[key] = r
+				from[key] = dir
 			}
 		}
 	}
@@ -104,7 +107,15 @@ func Merge(out string, dirs []string, opts MergeOptions) (*Study, error) {
 	if err := writeManifest(out, &merged.Manifest); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if err := writeRecords(out, merged.Records, opts.Compact, outRead); err != nil {
+	// Out's own record files stay as they are: rewriting one from the
+	// copy read could undo a retry that replaced it meanwhile.
+	keep := make(map[string]bool)
+	for key, dir := range from {
+		if filepath.Clean(dir) == filepath.Clean(out) && outFile[key] {
+			keep[key] = true
+		}
+	}
+	if err := writeRecords(out, merged.Records, opts.Compact, outRead, keep); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return merged, nil
@@ -122,19 +133,24 @@ func Compact(dir string) error {
 	if len(st.Problems) > 0 {
 		return fmt.Errorf("compact: %s has %d problem(s), first %s; resolve them first", dir, len(st.Problems), st.Problems[0])
 	}
-	return writeRecords(dir, st.Records, true, st.recordFiles)
+	return writeRecords(dir, st.Records, true, st.recordFiles, nil)
 }
 
 // writeRecords stores records in dir as records/ or, if compact, as
 // records.jsonl.gz. Once they are safe it removes the other form: the
-// compacted file, or the files read of records/ (named in read) and then
-// records/ if nothing else is in it.
-func writeRecords(dir string, records []Record, compact bool, read []string) error {
+// compacted file, or those files of records/ in read that are still the
+// files that were read (not replaced since), and then records/ if nothing
+// else is in it. Without compact, the records whose keys are in keep are
+// already in records/ and are not written again.
+func writeRecords(dir string, records []Record, compact bool, read []recordFile, keep map[string]bool) error {
 	if !compact {
 		if err := os.MkdirAll(filepath.Join(dir, RecordsDir), 0o755); err != nil {
 			return err
 		}
 		for i := range records {
+			if keep[records[i].Cell.Key()] {
+				continue
+			}
 			if err := writeRecord(dir, &records[i]); err != nil {
 				return err
 			}
@@ -159,8 +175,19 @@ func writeRecords(dir string, records []Record, compact bool, read []string) err
 		return err
 	}
 	recordsDir := filepath.Join(dir, RecordsDir)
-	for _, name := range read {
-		if err := os.Remove(filepath.Join(recordsDir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	for _, f := range read {
+		path := filepath.Join(recordsDir, f.name)
+		now, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if f.info == nil || !os.SameFile(f.info, now) {
+			continue // replaced since it was read (an atomic write is a new file): keep it
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

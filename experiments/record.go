@@ -1,6 +1,9 @@
 package experiments
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // RecordVersion is the schema version written into every Record. Readers
 // refuse records with a newer version.
@@ -149,7 +152,16 @@ type Study struct {
 	// config hash differs from the manifest's, or unreadable files.
 	Problems []string
 
-	// recordFiles names the files of records/ that were read, so that
-	// compaction removes those and no file written since.
-	recordFiles []string
+	// recordFiles are the files of records/ that were read, as they were
+	// then, so that compaction removes those and no file written or
+	// replaced since; inFile holds the keys of the Records that came from
+	// one of them.
+	recordFiles []recordFile
+	inFile      map[string]bool
+}
+
+// recordFile is a file of records/ as it was when read.
+type recordFile struct {
+	name string
+	info os.FileInfo
 }

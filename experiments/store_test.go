@@ -139,24 +139,36 @@ func TestCompact(t *testing.T) {
 // only the record files it read: a record that a running chain stores
 // between the read and the removal is kept, and read with the rest.
 func TestCompactKeepsRecordsWrittenMeanwhile(t *testing.T) {
-	dir := fakeStudy(t, "aaa", 0, 1)
+	dir := fakeStudy(t, "aaa", 0)
+	failed := fakeRecord("aaa", 1)
+	failed.Error = "diverged"
+	if err := writeRecord(dir, &failed); err != nil {
+		t.Fatal(err)
+	}
 	st, err := LoadStudy(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	late := fakeRecord("aaa", 2)
-	if err := writeRecord(dir, &late); err != nil {
-		t.Fatal(err)
+	// Meanwhile a run stores a new cell and a retry replaces the failure.
+	late, retried := fakeRecord("aaa", 2), fakeRecord("aaa", 1)
+	for _, r := range []*Record{&late, &retried} {
+		if err := writeRecord(dir, r); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := writeRecords(dir, st.Records, true, st.recordFiles); err != nil {
+	if err := writeRecords(dir, st.Records, true, st.recordFiles, nil); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(filepath.Join(dir, RecordsDir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 || entries[0].Name() != late.Cell.Key()+".json" {
-		t.Errorf("records/ holds %v, want only the late record", entries)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{"GRRN-k2-r1.json", "GRRN-k2-r2.json"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("records/ holds %v, want the retried and the late record %v", names, want)
 	}
 	after, err := LoadStudy(dir)
 	if err != nil {
@@ -164,6 +176,9 @@ func TestCompactKeepsRecordsWrittenMeanwhile(t *testing.T) {
 	}
 	if got, want := repeatsOf(after), []int{0, 1, 2}; !reflect.DeepEqual(got, want) || len(after.Problems) > 0 {
 		t.Errorf("records of repeats %v and problems %v, want %v and none", got, after.Problems, want)
+	}
+	if after.Records[1].Error != "" {
+		t.Errorf("repeat 1 reads as failed (%q); the retry's success was lost", after.Records[1].Error)
 	}
 }
 
@@ -189,7 +204,7 @@ func TestLoadStudyPrefersSuccess(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := fakeStudy(t, "aaa", 0)
-			if err := writeRecords(dir, []Record{fakeRecord("aaa", 0), tt.compacted}, true, []string{"GRRN-k2-r0.json"}); err != nil {
+			if err := writeRecords(dir, []Record{fakeRecord("aaa", 0), tt.compacted}, true, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.MkdirAll(filepath.Join(dir, RecordsDir), 0o755); err != nil {
@@ -221,7 +236,7 @@ func TestMergeRefusesToDropProblems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeRecords(out, st.Records, true, st.recordFiles); err != nil {
+	if err := writeRecords(out, st.Records, true, st.recordFiles, nil); err != nil {
 		t.Fatal(err)
 	}
 	gz := filepath.Join(out, CompactedRecords)

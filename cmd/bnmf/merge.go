@@ -13,7 +13,10 @@ const mergeUsage = `Usage: bnmf merge --out DIR [--compact] STUDY_DIR...
 Combines the result stores of one study run in shards (bnmf run --shard) on
 several machines into the store at DIR. Every input must hold results of
 the same config; stores of different configs are refused. DIR may be one of
-the inputs, and its records are kept.
+the inputs, and its records are kept. A merge that would drop records it
+cannot read is refused: with --compact, when any input has such problems;
+without, when DIR has. Records that a run still writing into DIR stores
+meanwhile are kept.
 
 With --compact the records are written as one gzip-compressed JSON Lines
 file, records.jsonl.gz, for committing large results; "bnmf merge --compact
