@@ -11,7 +11,9 @@ import (
 
 func TestVerify(t *testing.T) {
 	p := tinyPlan(t, "models: [{name: GRRN}, {name: NMF}]\n")
-	st, err := LoadStudy(run(t, p, RunOptions{Workers: 2}))
+	// Stored with one core per chain, verified with two: the worker count
+	// must not matter.
+	st, err := LoadStudy(run(t, p, RunOptions{Workers: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,9 +24,8 @@ func TestVerify(t *testing.T) {
 	if len(cells) != 3 {
 		t.Fatalf("sampled %d cells, want 3", len(cells))
 	}
-	// A different worker count must not matter.
 	var reported int
-	checks, err := p.Verify(context.Background(), st, cells, 1, func(*Check) { reported++ })
+	checks, err := p.Verify(context.Background(), st, cells, 2, func(*Check) { reported++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestVerificationSample(t *testing.T) {
 	}
 	tests := []struct {
 		n    int
-		want []int // nil: check only the size and the builds
+		want []int
 	}{
 		{1, []int{0}},
 		{3, []int{0, 2, 4}}, // the first cell of each build
@@ -95,8 +96,14 @@ func TestVerificationSample(t *testing.T) {
 		}
 	}
 	// Beyond one cell per build the draw comes from the source alone.
-	a, _ := VerificationSample(st, 5, rand.NewPCG(3, 4))
-	b, _ := VerificationSample(st, 5, rand.NewPCG(3, 4))
+	a, err := VerificationSample(st, 5, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := VerificationSample(st, 5, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(a, b) || len(a) != 5 || !slices.Contains(repeats(a), 0) || !slices.Contains(repeats(a), 2) || !slices.Contains(repeats(a), 4) {
 		t.Errorf("samples of 5 with one seed: %v and %v; want equal, of 5, with every build's first cell", repeats(a), repeats(b))
 	}

@@ -44,37 +44,29 @@ func whatWasRun(s *StudySummary) string {
 	return b.String()
 }
 
-// provenance names the builds that made recs: the source revision (12
-// digits; "+dirty" marks uncommitted changes, "(devel)" a build that
-// recorded none) and the Go version, each with the number of records it
+// provenance names the builds that made recs, a build being a source
+// revision (12 digits; "+dirty" marks uncommitted changes; some builds
+// record none) with a Go version, each with the number of records it
 // made, most first. A study made by several builds is said to be so, for
-// the reader to judge whether they compute the same numbers.
+// the reader to judge (or check with bnmf verify) whether they compute
+// the same numbers.
 func provenance(recs []experiments.Record) string {
 	type build struct {
-		name string
-		n    int
+		rev, goVersion string
+		n              int
 	}
 	var builds []build
-	index := make(map[string]int)
+	index := make(map[experiments.Versions]int)
 	gos := make(map[string]bool)
 	for i := range recs {
 		v := recs[i].Versions
-		rev := v.ShortRevision()
-		name := "`" + rev + "`"
-		switch {
-		case rev == "":
-			name = "a build without a recorded revision"
-		case strings.HasSuffix(rev, "+dirty"):
-			name += " with uncommitted changes"
-		}
-		if v.Go != "" {
-			gos[v.Go] = true
-		}
-		j, ok := index[name]
+		key := experiments.Versions{Go: v.Go, Module: v.ShortRevision()}
+		j, ok := index[key]
 		if !ok {
 			j = len(builds)
-			index[name] = j
-			builds = append(builds, build{name: name})
+			index[key] = j
+			builds = append(builds, build{rev: key.Module, goVersion: v.Go})
+			gos[v.Go] = true
 		}
 		builds[j].n++
 	}
@@ -82,24 +74,33 @@ func provenance(recs []experiments.Record) string {
 		return ""
 	}
 	sort.SliceStable(builds, func(a, b int) bool { return builds[a].n > builds[b].n })
-	goList := make([]string, 0, len(gos))
-	for g := range gos {
-		goList = append(goList, g)
+	name := func(bd build) string {
+		s := "a build without a recorded revision"
+		if bd.rev != "" {
+			s = "revision `" + bd.rev + "`"
+			if strings.HasSuffix(bd.rev, "+dirty") {
+				s += " with uncommitted changes"
+			}
+		}
+		if len(gos) > 1 && bd.goVersion != "" {
+			s += " and " + bd.goVersion
+		}
+		return s
 	}
-	sort.Strings(goList)
 	with := ""
-	if len(goList) > 0 {
-		with = ", with " + strings.Join(goList, " and ")
+	if len(gos) == 1 && builds[0].goVersion != "" {
+		with = ", with " + builds[0].goVersion
 	}
 	if len(builds) == 1 {
-		if strings.HasPrefix(builds[0].name, "`") {
-			return fmt.Sprintf("Every record was made by revision %s%s.", builds[0].name, with)
-		}
-		return fmt.Sprintf("Every record was made by %s%s.", builds[0].name, with)
+		return fmt.Sprintf("Every record was made by %s%s.", name(builds[0]), with)
 	}
 	parts := make([]string, len(builds))
 	for i, bd := range builds {
-		parts[i] = fmt.Sprintf("%s (%s records)", bd.name, fmtInt(bd.n))
+		unit := "records"
+		if bd.n == 1 {
+			unit = "record"
+		}
+		parts[i] = fmt.Sprintf("%s (%s %s)", name(bd), fmtInt(bd.n), unit)
 	}
 	return fmt.Sprintf("The records were made by %d builds%s: %s.", len(builds), with, strings.Join(parts, ", "))
 }

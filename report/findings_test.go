@@ -23,9 +23,11 @@ func TestProvenance(t *testing.T) {
 		{"none", nil, ""},
 		{"one revision", made(rev, 3), "Every record was made by revision `320c154fc8ec`, with go1.26.8."},
 		{"no revision", made("(devel)", 2), "Every record was made by a build without a recorded revision, with go1.26.8."},
-		{"several", append(append(made("9275095207f2ce7fcba43d8ffa21a43fc9d50f2a+dirty", 2), made(rev, 1362)...), made("(devel)", 15)...),
-			"The records were made by 3 builds, with go1.26.8: `320c154fc8ec` (1,362 records), " +
-				"a build without a recorded revision (15 records), `9275095207f2+dirty` with uncommitted changes (2 records)."},
+		{"several", append(append(made("9275095207f2ce7fcba43d8ffa21a43fc9d50f2a+dirty", 1), made(rev, 1362)...), made("(devel)", 15)...),
+			"The records were made by 3 builds, with go1.26.8: revision `320c154fc8ec` (1,362 records), " +
+				"a build without a recorded revision (15 records), revision `9275095207f2+dirty` with uncommitted changes (1 record)."},
+		{"one revision, two Go versions", append(made(rev, 2), withGo(made(rev, 1), "go1.25.0")...),
+			"The records were made by 2 builds: revision `320c154fc8ec` and go1.26.8 (2 records), revision `320c154fc8ec` and go1.25.0 (1 record)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,4 +36,12 @@ func TestProvenance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withGo sets the Go version of every record of recs.
+func withGo(recs []experiments.Record, goVersion string) []experiments.Record {
+	for i := range recs {
+		recs[i].Versions.Go = goVersion
+	}
+	return recs
 }

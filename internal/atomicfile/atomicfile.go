@@ -11,7 +11,8 @@ import (
 	"strings"
 )
 
-// WriteFile writes data to path atomically with permissions 0644. The
+// WriteFile writes data to path atomically with permissions 0644 whatever
+// the umask (results are meant to be shared and committed). The
 // temporary file is named ".<name>.tmp-*" in path's directory; IsTemp
 // recognises it, so readers can skip one that a killed writer left.
 func WriteFile(path string, data []byte) error {
