@@ -269,3 +269,77 @@ func TestClaimsML100KNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimsML1MSparsity checks what results/README.md says of Fig. 5 on
+// MovieLens 1M, which has at least 2 repeats of every setting.
+func TestClaimsML1MSparsity(t *testing.T) {
+	st := committedStudy(t, "ml1m-sparsity")
+	means, n := settingMeans(st, testMSE)
+	requireRepeats(t, st, n, 2)
+	all := append(slices.Clone(bayesian), nmf)
+	others := []string{"GEE", "GTT", "GTTN"}
+	grrnLo, grrnHi := math.Inf(1), math.Inf(-1)
+	for _, f := range st.Manifest.Fractions {
+		for _, k := range st.Manifest.Ranks {
+			// GRRN has the lowest mean held-out MSE in every setting.
+			if best := argmin(means, all, k, f); best != "GRRN" {
+				t.Errorf("f=%g K=%d: lowest held-out MSE is %s's (%.4g), not GRRN's (%.4g)",
+					f, k, best, means[setting{best, k, f}], means[setting{"GRRN", k, f}])
+			}
+			g := means[setting{"GRRN", k, f}]
+			grrnLo, grrnHi = min(grrnLo, g), max(grrnHi, g)
+			// NMF stays below 1.45 (claim 4: less severe than on 100K).
+			if x := means[setting{nmf, k, f}]; x >= 1.45 {
+				t.Errorf("f=%g K=%d: NMF's held-out MSE %.4g is not below 1.45", f, k, x)
+			}
+		}
+	}
+	// "GRRN's held-out MSE stays between 0.73 and 0.83" (two decimals).
+	if grrnLo < 0.725 || grrnHi >= 0.835 {
+		t.Errorf("GRRN's mean held-out MSE spans %.4f to %.4f, not 0.73 to 0.83", grrnLo, grrnHi)
+	}
+	// GRRN is at most 7% worse at 0.98 than at 0.97, at every K.
+	for _, k := range st.Manifest.Ranks {
+		if a, b := means[setting{"GRRN", k, 0.97}], means[setting{"GRRN", k, 0.98}]; b/a > 1.07 {
+			t.Errorf("K=%d: GRRN's held-out MSE rises from %.4g at 0.97 to %.4g at 0.98, more than 7%%", k, a, b)
+		}
+	}
+	// GEE, GTT and GTTN degrade with K at every fraction and with
+	// sparsity at every K.
+	ranks, fractions := st.Manifest.Ranks, st.Manifest.Fractions
+	for _, m := range others {
+		for _, f := range fractions {
+			for i := 1; i < len(ranks); i++ {
+				if a, b := means[setting{m, ranks[i-1], f}], means[setting{m, ranks[i], f}]; !(b > a) {
+					t.Errorf("%s f=%g: held-out MSE %.4g at K=%d is not above %.4g at K=%d", m, f, b, ranks[i], a, ranks[i-1])
+				}
+			}
+		}
+		for _, k := range ranks {
+			for i := 1; i < len(fractions); i++ {
+				if a, b := means[setting{m, k, fractions[i-1]}], means[setting{m, k, fractions[i]}]; !(b > a) {
+					t.Errorf("%s K=%d: held-out MSE %.4g at %g is not above %.4g at %g", m, k, b, fractions[i], a, fractions[i-1])
+				}
+			}
+		}
+	}
+	// The best of the other three is within 2% of GRRN at K = 20 and
+	// 0.96, and more than 3 times GRRN at K = 50 and 0.98.
+	bestOther := func(k int, f float64) float64 { return means[setting{argmin(means, others, k, f), k, f}] }
+	if r := bestOther(20, 0.96) / means[setting{"GRRN", 20, 0.96}]; r > 1.02 {
+		t.Errorf("K=20 f=0.96: the best other Bayesian model is %.3f times GRRN, more than 1.02", r)
+	}
+	if r := bestOther(50, 0.98) / means[setting{"GRRN", 50, 0.98}]; r <= 3 {
+		t.Errorf("K=50 f=0.98: the best other Bayesian model is %.3f times GRRN, not more than 3", r)
+	}
+	// On 100K, NMF's held-out MSE at 0.97 and 0.98 is at least 1.8.
+	small := committedStudy(t, "ml100k-sparsity")
+	smallMeans, _ := settingMeans(small, testMSE)
+	for _, f := range []float64{0.97, 0.98} {
+		for _, k := range small.Manifest.Ranks {
+			if x := smallMeans[setting{nmf, k, f}]; x < 1.8 {
+				t.Errorf("100K f=%g K=%d: NMF's held-out MSE %.4g is below 1.8", f, k, x)
+			}
+		}
+	}
+}
