@@ -225,27 +225,13 @@ func walk(n *yaml.Node, path string, f func(path string, k, v *yaml.Node)) {
 // integerType returns the Go integer type that go-yaml names in its errors
 // as name ("int", "uint8", ...), and false for any other name.
 func integerType(name string) (reflect.Type, bool) {
-	switch name {
-	case "int":
-		return reflect.TypeFor[int](), true
-	case "int8":
-		return reflect.TypeFor[int8](), true
-	case "int16":
-		return reflect.TypeFor[int16](), true
-	case "int32":
-		return reflect.TypeFor[int32](), true
-	case "int64":
-		return reflect.TypeFor[int64](), true
-	case "uint":
-		return reflect.TypeFor[uint](), true
-	case "uint8":
-		return reflect.TypeFor[uint8](), true
-	case "uint16":
-		return reflect.TypeFor[uint16](), true
-	case "uint32":
-		return reflect.TypeFor[uint32](), true
-	case "uint64":
-		return reflect.TypeFor[uint64](), true
+	for _, t := range []reflect.Type{
+		reflect.TypeFor[int](), reflect.TypeFor[int8](), reflect.TypeFor[int16](), reflect.TypeFor[int32](), reflect.TypeFor[int64](),
+		reflect.TypeFor[uint](), reflect.TypeFor[uint8](), reflect.TypeFor[uint16](), reflect.TypeFor[uint32](), reflect.TypeFor[uint64](),
+	} {
+		if t.Name() == name {
+			return t, true
+		}
 	}
 	return nil, false
 }

@@ -120,13 +120,19 @@ func decodeRecord(raw []byte) (*Record, error) {
 	return &r, nil
 }
 
-// canonical returns r's encoding with wall times zeroed, the form in which
-// two runs of the same cell agree.
-func canonical(r *Record) []byte {
+// withoutTimes returns a copy of r with its wall times zeroed.
+func withoutTimes(r *Record) Record {
 	c := *r
 	c.WallSeconds = 0
 	c.Metrics.SecondsPerSweep = 0
 	c.Trace.Seconds = nil
+	return c
+}
+
+// canonical returns r's encoding with wall times zeroed, the form in which
+// two runs of the same cell agree.
+func canonical(r *Record) []byte {
+	c := withoutTimes(r)
 	b, err := json.Marshal(&c)
 	if err != nil {
 		return nil // unreachable for a decoded record: JSON holds only finite numbers

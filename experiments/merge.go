@@ -191,14 +191,16 @@ func writeRecords(dir string, records []Record, compact bool, read []recordFile,
 			return err
 		}
 	}
-	// Removing a directory that is not empty fails: a record written
-	// since it was read, or a temporary file of a running chain, stays.
-	if err := os.Remove(recordsDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		if entries, rerr := os.ReadDir(recordsDir); rerr != nil || len(entries) == 0 {
-			return err
+	// A record written since it was read, or a temporary file of a
+	// running chain, keeps records/ in place.
+	entries, err := os.ReadDir(recordsDir)
+	if err != nil || len(entries) > 0 {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
 		}
+		return err
 	}
-	return nil
+	return os.Remove(recordsDir)
 }
 
 // containsDir reports whether dirs names dir, compared as cleaned paths.

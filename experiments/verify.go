@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"time"
 )
 
 // Check is the outcome of running one stored cell again.
@@ -20,8 +19,6 @@ type Check struct {
 	// record are not compared. Empty means the rerun reproduced the
 	// record exactly.
 	Differences []string
-	// Elapsed is the wall time of the rerun.
-	Elapsed time.Duration
 }
 
 // Identical reports whether the rerun reproduced the stored record.
@@ -50,7 +47,6 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 		if !ok {
 			return checks, fmt.Errorf("verify: cell %s has no record in %s", c.Key(), st.Dir)
 		}
-		start := time.Now()
 		r, err := p.runCell(ctx, c, workers, t)
 		if err != nil {
 			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
@@ -59,7 +55,7 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 		if err != nil {
 			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
 		}
-		checks = append(checks, Check{Stored: old, Rerun: r, Differences: diff, Elapsed: time.Since(start)})
+		checks = append(checks, Check{Stored: old, Rerun: r, Differences: diff})
 		if report != nil {
 			report(&checks[len(checks)-1])
 		}
@@ -68,16 +64,13 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 }
 
 // recordDifferences names the parts in which a and b differ, leaving out
-// wall times and the build versions.
+// wall times (as canonical does) and the build versions.
 func recordDifferences(a, b *Record) ([]string, error) {
 	parts := func(r *Record) []any {
-		tr := r.Trace
-		tr.Seconds = nil
-		m := r.Metrics
-		m.SecondsPerSweep = 0
-		return []any{r.Study, r.Kind, r.ConfigHash, r.Seed, r.Dataset,
-			[]int{r.Rows, r.Cols, r.TrainEntries, r.TestEntries, r.Sweeps, r.BurnIn, r.Thin},
-			m, tr, r.Error, r.Warnings}
+		c := withoutTimes(r)
+		return []any{c.Study, c.Kind, c.ConfigHash, c.Seed, c.Dataset,
+			[]int{c.Rows, c.Cols, c.TrainEntries, c.TestEntries, c.Sweeps, c.BurnIn, c.Thin},
+			c.Metrics, c.Trace, c.Error, c.Warnings}
 	}
 	names := []string{"study", "kind", "config hash", "seed", "dataset", "sizes and settings", "metrics", "trace", "error", "warnings"}
 	pa, pb := parts(a), parts(b)

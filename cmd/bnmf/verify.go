@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"time"
 
 	"github.com/bnmf-lab/bnmf/experiments"
 )
@@ -71,20 +70,24 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("verify: %s has no successful record to check", *dir)
 	}
 	fmt.Fprintf(stderr, "rerunning %d of the %d records in %s\n", len(cells), len(st.Records), *dir)
-	differ := 0
 	checks, err := p.Verify(ctx, st, cells, *workers, func(c *experiments.Check) {
 		verdict := "identical"
 		if !c.Identical() {
-			differ++
 			verdict = fmt.Sprintf("DIFFERS in %v", c.Differences)
 		}
-		fmt.Fprintf(stdout, "%s (made by %s): %s (%s)\n", c.Stored.Cell.Key(), madeBy(c.Stored.Versions), verdict, c.Elapsed.Round(time.Second/10))
+		fmt.Fprintf(stdout, "%s (made by %s): %s (%.1f s)\n", c.Stored.Cell.Key(), madeBy(c.Stored.Versions), verdict, c.Rerun.WallSeconds)
 	})
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("verify: interrupted after %d of %d cells", len(checks), len(cells))
 	}
 	if err != nil {
 		return err
+	}
+	differ := 0
+	for i := range checks {
+		if !checks[i].Identical() {
+			differ++
+		}
 	}
 	if differ > 0 {
 		return fmt.Errorf("verify: %d of %d cells were not reproduced", differ, len(checks))
