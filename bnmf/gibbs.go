@@ -50,7 +50,9 @@ func (c *gibbsChain) init(p *pool) error {
 		side := &c.sides[s]
 		fn := func(wk *worker, i int) error {
 			x := side.x[i*c.k : (i+1)*c.k]
-			side.prior.initLine(i, x, wk.rng)
+			if bad := side.prior.initLine(i, x, wk.rng); bad >= 0 {
+				return fmt.Errorf("bnmf: initial hyperparameters of %s[%d][%d] are outside their support: %w", side.name, i, bad, ErrNonFinite)
+			}
 			for k, v := range x {
 				if !isFinite(v) {
 					return fmt.Errorf("bnmf: initial %s[%d][%d] is %v: %w", side.name, i, k, v, ErrNonFinite)

@@ -166,13 +166,13 @@ func TestConditionalIntegrator(t *testing.T) {
 			// Tolerance: quadrature error, far below any Monte Carlo error
 			// the other tests resolve.
 			const tol = 1e-9
-			if math.Abs(d.mean-tc.mean) > tol*math.Max(1, math.Abs(tc.mean)) {
+			if !(math.Abs(d.mean-tc.mean) <= tol*math.Max(1, math.Abs(tc.mean))) { // NaN fails too
 				t.Errorf("mean %v, want %v", d.mean, tc.mean)
 			}
-			if !math.IsNaN(tc.vari) && math.Abs(d.variance-tc.vari) > tol*tc.vari {
+			if !math.IsNaN(tc.vari) && !(math.Abs(d.variance-tc.vari) <= tol*tc.vari) {
 				t.Errorf("variance %v, want %v", d.variance, tc.vari)
 			}
-			if got := d.cdf(tc.x); math.Abs(got-tc.cdf) > tol {
+			if got := d.cdf(tc.x); !(math.Abs(got-tc.cdf) <= tol) {
 				t.Errorf("CDF(%v) = %v, want %v", tc.x, got, tc.cdf)
 			}
 		})
@@ -218,10 +218,10 @@ func (c *condCheck) assert(t *testing.T) {
 	// average, so the mean deviation has standard error sqrt(vsum)/n.
 	z := c.dev / math.Sqrt(c.vsum)
 	t.Logf("n=%d KS=%.4f (0.1%% critical %.4f) mean=%.6g integrated=%.6g z=%+.2f", len(c.u), ks, crit, c.sumX/n, c.sumM/n, z)
-	if ks > crit {
+	if !(ks <= crit) {
 		t.Errorf("KS statistic %.4f of the probability integral transforms exceeds the 0.1%% critical value %.4f", ks, crit)
 	}
-	if math.Abs(z) > condMeanSE {
+	if !(math.Abs(z) <= condMeanSE) {
 		t.Errorf("sample mean %.6g differs from the integrated mean %.6g by %.2f standard errors (limit %v)", c.sumX/n, c.sumM/n, z, float64(condMeanSE))
 	}
 }

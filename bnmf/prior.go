@@ -12,8 +12,10 @@ import (
 // is summarised for the factor update by its natural parameters.
 type prior interface {
 	// initLine draws the hyperparameters of line i from their hyperprior
-	// and the line's initial factor values x (len K) from the prior.
-	initLine(i int, x []float64, rng *rand.Rand)
+	// and the line's initial factor values x (len K) from the prior. It
+	// returns the index k of the first entry whose hyperparameters came out
+	// non-finite or out of their support, or -1.
+	initLine(i int, x []float64, rng *rand.Rand) (bad int)
 
 	// natural returns the natural parameters of the prior of entry (i, k):
 	// its density is proportional to exp(-prec x^2/2 + lin x) on x >= 0.
@@ -37,10 +39,11 @@ var (
 // truncated normal with zero precision and linear term -lambda.
 type exponentialPrior struct{ lambda float64 }
 
-func (p exponentialPrior) initLine(_ int, x []float64, rng *rand.Rand) {
+func (p exponentialPrior) initLine(_ int, x []float64, rng *rand.Rand) int {
 	for k := range x {
 		x[k] = rng.ExpFloat64() / p.lambda
 	}
+	return -1
 }
 
 func (p exponentialPrior) natural(int, int) (prec, lin float64) { return 0, -p.lambda }
@@ -50,10 +53,11 @@ func (exponentialPrior) updateLine(int, []float64, *rand.Rand) int { return -1 }
 // truncNormalPrior is GTT's prior: x ~ TN(mu, 1/tau) on [0, inf).
 type truncNormalPrior struct{ mu, tau float64 }
 
-func (p truncNormalPrior) initLine(_ int, x []float64, rng *rand.Rand) {
+func (p truncNormalPrior) initLine(_ int, x []float64, rng *rand.Rand) int {
 	for k := range x {
 		x[k] = truncNormalNat(rng, p.tau*p.mu, p.tau)
 	}
+	return -1
 }
 
 func (p truncNormalPrior) natural(int, int) (prec, lin float64) { return p.tau, p.tau * p.mu }
@@ -99,8 +103,9 @@ func (p *hierarchicalPrior) withLambda(alpha, beta float64) *hierarchicalPrior {
 // initLine draws mu, tau (and lambda) independently from their hyperpriors
 // and x from the resulting prior, as the paper's Section 5.1 initialises
 // "from random draws".
-func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) {
+func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) int {
 	sdMu := 1 / math.Sqrt(p.tauMu)
+	bad := -1
 	for k := range x {
 		e := i*p.k + k
 		p.mu[e] = p.muMu + sdMu*rng.NormFloat64()
@@ -108,9 +113,24 @@ func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) {
 		if p.lambda != nil {
 			p.lambda[e] = gammaRand(rng, p.alphaLambda, p.betaLambda)
 		}
+		if !p.inSupport(e) && bad < 0 {
+			bad = k
+		}
 		prec, lin := p.natural(i, k)
 		x[k] = truncNormalNat(rng, lin, prec)
 	}
+	return bad
+}
+
+// inSupport reports whether the hyperparameters of entry e are finite and
+// in their support: mu real, tau > 0 and, for GRRN, lambda > 0. A Gamma
+// draw can underflow to 0 for a tiny shape or overflow for a tiny rate.
+func (p *hierarchicalPrior) inSupport(e int) bool {
+	ok := isFinite(p.mu[e]) && p.tau[e] > 0 && !math.IsInf(p.tau[e], 0)
+	if p.lambda != nil {
+		ok = ok && p.lambda[e] > 0 && !math.IsInf(p.lambda[e], 0)
+	}
+	return ok
 }
 
 func (p *hierarchicalPrior) natural(i, k int) (prec, lin float64) {
@@ -132,15 +152,12 @@ func (p *hierarchicalPrior) updateLine(i int, x []float64, rng *rand.Rand) int {
 		t := tau + p.tauMu
 		mu := (tau*xk+p.tauMu*p.muMu)/t + rng.NormFloat64()/math.Sqrt(t)
 		d := xk - mu
-		tau = gammaRand(rng, p.a+0.5, p.b+d*d/2)
-		p.mu[e], p.tau[e] = mu, tau
-		ok := isFinite(mu) && tau > 0 && !math.IsInf(tau, 0)
+		p.mu[e] = mu
+		p.tau[e] = gammaRand(rng, p.a+0.5, p.b+d*d/2)
 		if p.lambda != nil {
-			lam := gammaRand(rng, p.alphaLambda+1, p.betaLambda+xk)
-			p.lambda[e] = lam
-			ok = ok && lam > 0 && !math.IsInf(lam, 0)
+			p.lambda[e] = gammaRand(rng, p.alphaLambda+1, p.betaLambda+xk)
 		}
-		if !ok && bad < 0 {
+		if !p.inSupport(e) && bad < 0 {
 			bad = k
 		}
 	}

@@ -3,6 +3,7 @@ package bnmf
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -70,12 +71,12 @@ func TestPlantedRecovery(t *testing.T) {
 			// optimum; a sample from the posterior sits about sigma^2
 			// (1 + 420/2200) above. Allow 0.5 to 2 times sigma^2.
 			nv := noiseSD * noiseSD
-			if res.TrainMSE < 0.5*nv || res.TrainMSE > 2*nv {
+			if !(res.TrainMSE >= 0.5*nv && res.TrainMSE <= 2*nv) { // NaN fails too
 				t.Errorf("train MSE %.4g, want within [0.5, 2] x noise variance %.4g", res.TrainMSE, nv)
 			}
 			// Held-out MSE well below the data variance (~0.6): within 3
 			// times the noise variance.
-			if res.TestMSE > 3*nv || res.TestMSE > dataVar/10 {
+			if !(res.TestMSE <= 3*nv && res.TestMSE <= dataVar/10) {
 				t.Errorf("test MSE %.4g, want below 3 x noise variance %.4g (data variance %.3g)", res.TestMSE, nv, dataVar)
 			}
 			if len(res.PredictiveMean) != len(test) || res.Kept == 0 {
@@ -178,6 +179,13 @@ func TestRunErrors(t *testing.T) {
 		{"alpha-lambda", GRRN{AlphaLambda: -1}, Settings{Rank: 2}, "bnmf: GRRN.AlphaLambda is -1; it must be positive and finite"},
 		{"test", GRRN{}, Settings{Rank: 2, Test: []Entry{{Row: 10, Col: 0}}}, "bnmf: test entry 0 (10, 0, 0) is outside the 10 x 10 matrix or not finite"},
 		{"thin", GRRN{}, Settings{Rank: 2, Sweeps: 10, BurnIn: 8, Thin: 5}, "bnmf: Settings.Thin 5 keeps none of the 2 sweeps after burn-in"},
+		// Gamma(1e-5, .) puts almost all its mass below the smallest
+		// float64, so the initial lambda (tau) is drawn as 0, outside its
+		// support: an error, not a silent start from 0.
+		{"lambda-underflow", GRRN{AlphaLambda: 1e-5}, Settings{Rank: 2},
+			"GRRN initialisation: bnmf: initial hyperparameters of W[0][0] are outside their support: non-finite value"},
+		{"tau-underflow", GTTN{A: 1e-5}, Settings{Rank: 2},
+			"GTTN initialisation: bnmf: initial hyperparameters of W[0][0] are outside their support: non-finite value"},
 	}
 	negative, err := NewMatrix(2, 3, []Entry{{0, 0, 1}, {1, 2, -0.5}, {0, 2, 2}})
 	if err != nil {
@@ -194,5 +202,38 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("got error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestSweepAllocatesNothing checks that a sweep of every model allocates
+// nothing once the chain is built, with one worker and with several (the
+// benchmarks report the same for the MovieLens shapes; this makes it a
+// test).
+func TestSweepAllocatesNothing(t *testing.T) {
+	train, _, _ := planted(t, 30, 40, 3, 0.5, 0.1, 5)
+	for _, model := range allModels() {
+		for _, workers := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%s/workers=%d", model.Name(), workers), func(t *testing.T) {
+				ch, err := model.newChain(train, 4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := newPool(workers, 1, ch.scratchSize())
+				defer p.close()
+				if err := ch.init(p); err != nil {
+					t.Fatal(err)
+				}
+				sweep := 1
+				allocs := testing.AllocsPerRun(20, func() {
+					if err := ch.sweep(p, sweep); err != nil {
+						t.Fatal(err)
+					}
+					sweep++
+				})
+				if allocs != 0 {
+					t.Errorf("%v allocations per sweep, want 0", allocs)
+				}
+			})
+		}
 	}
 }
