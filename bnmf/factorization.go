@@ -49,6 +49,35 @@ func (s *factorSide) entry(p int) int {
 	return p
 }
 
+// gather copies the other factor's values at the entries [lo, hi) of one
+// line into g, transposed so that each latent dimension is contiguous:
+// g[kk*n+q] = other[index[lo+q]][kk] with n = hi - lo. Four entries are
+// copied at a time so that every store fills consecutive elements of g;
+// one entry at a time, the K stores of an entry land n elements apart and
+// the copy is bound by cache traffic.
+func (s *factorSide) gather(g []float64, lo, hi, k int) {
+	n := hi - lo
+	g = g[:n*k]
+	idx := s.index[lo:hi]
+	q := 0
+	for ; q+4 <= n; q += 4 {
+		o0 := s.other[int(idx[q])*k:][:k]
+		o1 := s.other[int(idx[q+1])*k:][:k]
+		o2 := s.other[int(idx[q+2])*k:][:k]
+		o3 := s.other[int(idx[q+3])*k:][:k]
+		for kk := range k {
+			dst := g[kk*n+q:][:4]
+			dst[0], dst[1], dst[2], dst[3] = o0[kk], o1[kk], o2[kk], o3[kk]
+		}
+	}
+	for ; q < n; q++ {
+		o := s.other[int(idx[q])*k:][:k]
+		for kk, v := range o {
+			g[kk*n+q] = v
+		}
+	}
+}
+
 // newSides returns W (with the rows of A) and Z (with its columns), with
 // priors pw and pz, each bound to update, the chain's update of one line.
 func (f *factorization) newSides(pw, pz prior, update func(*factorSide, *worker, int) error) *[2]factorSide {

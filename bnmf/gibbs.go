@@ -93,14 +93,11 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	k := c.k
 	x := side.x[i*k : (i+1)*k]
 	r := wk.scratch[:n]
-	g := wk.scratch[n : n+n*k] // g[kk*n+q] = other[index[lo+q]][kk]
+	g := wk.scratch[n : n+n*k]
 	for q := 0; q < n; q++ {
 		r[q] = c.resid[side.entry(lo+q)]
-		o := side.other[int(side.index[lo+q])*k:]
-		for kk := 0; kk < k; kk++ {
-			g[kk*n+q] = o[kk]
-		}
 	}
+	side.gather(g, lo, hi, k)
 	for kk := 0; kk < k; kk++ {
 		gk := g[kk*n : (kk+1)*n]
 		s2 := floats.Dot(gk, gk)

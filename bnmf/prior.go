@@ -108,12 +108,15 @@ func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) int {
 	bad := -1
 	for k := range x {
 		e := i*p.k + k
-		p.mu[e] = p.muMu + sdMu*rng.NormFloat64()
-		p.tau[e] = gammaRand(rng, p.a, p.b)
+		mu := p.muMu + sdMu*rng.NormFloat64()
+		tau := gammaRand(rng, p.a, p.b)
+		lam := 1.0 // stands in for GTTN's absent lambda in the check
 		if p.lambda != nil {
-			p.lambda[e] = gammaRand(rng, p.alphaLambda, p.betaLambda)
+			lam = gammaRand(rng, p.alphaLambda, p.betaLambda)
+			p.lambda[e] = lam
 		}
-		if !p.inSupport(e) && bad < 0 {
+		p.mu[e], p.tau[e] = mu, tau
+		if !hyperInSupport(mu, tau, lam) && bad < 0 {
 			bad = k
 		}
 		prec, lin := p.natural(i, k)
@@ -122,15 +125,11 @@ func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) int {
 	return bad
 }
 
-// inSupport reports whether the hyperparameters of entry e are finite and
-// in their support: mu real, tau > 0 and, for GRRN, lambda > 0. A Gamma
-// draw can underflow to 0 for a tiny shape or overflow for a tiny rate.
-func (p *hierarchicalPrior) inSupport(e int) bool {
-	ok := isFinite(p.mu[e]) && p.tau[e] > 0 && !math.IsInf(p.tau[e], 0)
-	if p.lambda != nil {
-		ok = ok && p.lambda[e] > 0 && !math.IsInf(p.lambda[e], 0)
-	}
-	return ok
+// hyperInSupport reports whether an entry's hyperparameters are finite
+// and in their support: mu real, tau > 0 and lambda > 0. A Gamma draw can
+// underflow to 0 for a tiny shape; the comparisons are false for NaN.
+func hyperInSupport(mu, tau, lambda float64) bool {
+	return isFinite(mu) && tau > 0 && tau <= math.MaxFloat64 && lambda > 0 && lambda <= math.MaxFloat64
 }
 
 func (p *hierarchicalPrior) natural(i, k int) (prec, lin float64) {
@@ -152,12 +151,14 @@ func (p *hierarchicalPrior) updateLine(i int, x []float64, rng *rand.Rand) int {
 		t := tau + p.tauMu
 		mu := (tau*xk+p.tauMu*p.muMu)/t + rng.NormFloat64()/math.Sqrt(t)
 		d := xk - mu
-		p.mu[e] = mu
-		p.tau[e] = gammaRand(rng, p.a+0.5, p.b+d*d/2)
+		tau = gammaRand(rng, p.a+0.5, p.b+d*d/2)
+		p.mu[e], p.tau[e] = mu, tau
+		lam := 1.0 // stands in for GTTN's absent lambda in the check
 		if p.lambda != nil {
-			p.lambda[e] = gammaRand(rng, p.alphaLambda+1, p.betaLambda+xk)
+			lam = gammaRand(rng, p.alphaLambda+1, p.betaLambda+xk)
+			p.lambda[e] = lam
 		}
-		if !p.inSupport(e) && bad < 0 {
+		if !hyperInSupport(mu, tau, lam) && bad < 0 {
 			bad = k
 		}
 	}
