@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // planted draws a rows x cols matrix max(0, W Z + noise) with nonnegative rank-k
@@ -87,7 +89,7 @@ func TestPlantedRecovery(t *testing.T) {
 }
 
 // TestWorkersDeterminism checks that 1 and 4 workers give identical traces
-// and predictions, bit for bit.
+// and predictions, posterior summaries and posterior means, bit for bit.
 func TestWorkersDeterminism(t *testing.T) {
 	train, test, _ := planted(t, 50, 70, 4, 0.4, 0.2, 3)
 	for _, model := range allModels() {
@@ -110,6 +112,13 @@ func TestWorkersDeterminism(t *testing.T) {
 				if a.PredictiveMean[i] != b.PredictiveMean[i] || a.PredictiveVariance[i] != b.PredictiveVariance[i] || a.PosteriorMeanProduct[i] != b.PosteriorMeanProduct[i] {
 					t.Fatalf("prediction %d differs", i)
 				}
+			}
+			if a.TrainMSE != b.TrainMSE || a.Sigma2Mean != b.Sigma2Mean || a.TestMSE != b.TestMSE || a.TestMSEOfMeans != b.TestMSEOfMeans {
+				t.Fatalf("summaries differ: train MSE %v vs %v, sigma^2 mean %v vs %v, test MSE %v vs %v, %v vs %v",
+					a.TrainMSE, b.TrainMSE, a.Sigma2Mean, b.Sigma2Mean, a.TestMSE, b.TestMSE, a.TestMSEOfMeans, b.TestMSEOfMeans)
+			}
+			if !mat.Equal(a.MeanW, b.MeanW) || !mat.Equal(a.MeanZ, b.MeanZ) {
+				t.Fatal("posterior means of W or Z differ")
 			}
 		})
 	}
