@@ -51,7 +51,7 @@ func (c *gibbsChain) init(p *pool) error {
 		fn := func(wk *worker, i int) error {
 			x := side.x[i*c.k : (i+1)*c.k]
 			if bad := side.prior.initLine(i, x, wk.rng); bad >= 0 {
-				return fmt.Errorf("bnmf: initial hyperparameters of %s[%d][%d] are outside their support: %w", side.name, i, bad, ErrNonFinite)
+				return fmt.Errorf("bnmf: initial hyperparameters of %s[%d][%d] are not finite and nonnegative: %w", side.name, i, bad, ErrNonFinite)
 			}
 			for k, v := range x {
 				if !isFinite(v) {

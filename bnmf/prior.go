@@ -14,7 +14,7 @@ type prior interface {
 	// initLine draws the hyperparameters of line i from their hyperprior
 	// and the line's initial factor values x (len K) from the prior. It
 	// returns the index k of the first entry whose hyperparameters came out
-	// non-finite or out of their support, or -1.
+	// non-finite or negative, or -1.
 	initLine(i int, x []float64, rng *rand.Rand) (bad int)
 
 	// natural returns the natural parameters of the prior of entry (i, k):
@@ -116,7 +116,7 @@ func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) int {
 			p.lambda[e] = lam
 		}
 		p.mu[e], p.tau[e] = mu, tau
-		if !hyperInSupport(mu, tau, lam) && bad < 0 {
+		if !hyperFinite(mu, tau, lam) && bad < 0 {
 			bad = k
 		}
 		prec, lin := p.natural(i, k)
@@ -126,10 +126,23 @@ func (p *hierarchicalPrior) initLine(i int, x []float64, rng *rand.Rand) int {
 }
 
 // hyperInSupport reports whether an entry's hyperparameters are finite
-// and in their support: mu real, tau > 0 and lambda > 0. A Gamma draw can
-// underflow to 0 for a tiny shape; the comparisons are false for NaN.
+// and in their support: mu real, tau > 0 and lambda > 0. The comparisons
+// are false for NaN. The conditionals' shapes, A + 1/2 and AlphaLambda + 1,
+// keep a draw of 0 out of reach.
 func hyperInSupport(mu, tau, lambda float64) bool {
 	return isFinite(mu) && tau > 0 && tau <= math.MaxFloat64 && lambda > 0 && lambda <= math.MaxFloat64
+}
+
+// hyperFinite reports whether an entry's initial hyperparameters are
+// finite, with tau and lambda >= 0. A draw from a hyperprior with a tiny
+// shape (A or AlphaLambda of 0.01, say) underflows to 0 now and then; 0
+// then stands for a positive value below the smallest float64. It is
+// kept: the initial factor drawn from it is checked in turn (a GRRN entry
+// with tau = 0 is exponential, a GTTN one improper and reported), and the
+// first sweep redraws the hyperparameters from conditionals that cannot
+// underflow.
+func hyperFinite(mu, tau, lambda float64) bool {
+	return isFinite(mu) && tau >= 0 && tau <= math.MaxFloat64 && lambda >= 0 && lambda <= math.MaxFloat64
 }
 
 func (p *hierarchicalPrior) natural(i, k int) (prec, lin float64) {

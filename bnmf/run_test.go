@@ -189,12 +189,10 @@ func TestRunErrors(t *testing.T) {
 		{"test", GRRN{}, Settings{Rank: 2, Test: []Entry{{Row: 10, Col: 0}}}, "bnmf: test entry 0 (10, 0, 0) is outside the 10 x 10 matrix or not finite"},
 		{"thin", GRRN{}, Settings{Rank: 2, Sweeps: 10, BurnIn: 8, Thin: 5}, "bnmf: Settings.Thin 5 keeps none of the 2 sweeps after burn-in"},
 		// Gamma(1e-5, .) puts almost all its mass below the smallest
-		// float64, so the initial lambda (tau) is drawn as 0, outside its
-		// support: an error, not a silent start from 0.
-		{"lambda-underflow", GRRN{AlphaLambda: 1e-5}, Settings{Rank: 2},
-			"GRRN initialisation: bnmf: initial hyperparameters of W[0][0] are outside their support: non-finite value"},
+		// float64, so the initial tau is drawn as 0 and GTTN's prior
+		// TN(mu, 1/tau) is improper: an error naming the entry.
 		{"tau-underflow", GTTN{A: 1e-5}, Settings{Rank: 2},
-			"GTTN initialisation: bnmf: initial hyperparameters of W[0][0] are outside their support: non-finite value"},
+			"GTTN initialisation: bnmf: initial W[0][0] is NaN: non-finite value"},
 	}
 	negative, err := NewMatrix(2, 3, []Entry{{0, 0, 1}, {1, 2, -0.5}, {0, 2, 2}})
 	if err != nil {
@@ -244,5 +242,55 @@ func TestSweepAllocatesNothing(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestVagueHyperpriorStarts checks that a GRRN hyperprior with a tiny
+// shape, whose initial draws underflow to 0, still gives a chain: tau = 0
+// makes an entry's prior exponential and lambda = 0 a truncated normal, and
+// the first sweep redraws both from conditionals that cannot underflow.
+// (With both at 0 the prior is improper, and initialisation fails.)
+func TestVagueHyperpriorStarts(t *testing.T) {
+	train, _, _ := planted(t, 20, 30, 2, 0.5, 0.2, 3)
+	cases := []struct {
+		name  string
+		model GRRN
+		zero  func(*hierarchicalPrior, int) bool
+	}{
+		{"tau", GRRN{A: 1e-5}, func(p *hierarchicalPrior, e int) bool { return p.tau[e] == 0 }},
+		{"lambda", GRRN{AlphaLambda: 1e-5}, func(p *hierarchicalPrior, e int) bool { return p.lambda[e] == 0 }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ch, err := c.model.newChain(train, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := newPool(1, 1, ch.scratchSize())
+			defer p.close()
+			if err := ch.init(p); err != nil {
+				t.Fatal(err)
+			}
+			hp := ch.(*gibbsChain).sides[0].prior.(*hierarchicalPrior)
+			zeros := 0
+			for e := range hp.tau {
+				if c.zero(hp, e) {
+					zeros++
+				}
+			}
+			// A Gamma(1e-5, .) draw is below the smallest float64 with
+			// probability about 1 - 1e-5 * 745 = 0.993, so nearly all 60
+			// entries of W start at 0.
+			if zeros < 50 {
+				t.Fatalf("%d of %d initial values are 0; the test needs underflowing draws", zeros, len(hp.tau))
+			}
+			res, err := Run(context.Background(), c.model, train, Settings{Rank: 3, Sweeps: 20, BurnIn: 10, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(res.TrainMSE < 1) { // data of variance about 0.6; NaN fails too
+				t.Errorf("train MSE %v after 20 sweeps", res.TrainMSE)
+			}
+		})
 	}
 }

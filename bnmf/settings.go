@@ -107,6 +107,7 @@ func (s Settings) resolved() (Settings, error) {
 	return s, nil
 }
 
-// ErrNonFinite is wrapped by the error Run returns when a non-finite value
-// would enter the state of a chain.
+// ErrNonFinite is wrapped by the error Run returns when a non-finite value,
+// or a hyperparameter outside its support, would enter the state of a
+// chain.
 var ErrNonFinite = errors.New("non-finite value")
