@@ -380,3 +380,69 @@ func TestClaimsML1MSparsity(t *testing.T) {
 		}
 	}
 }
+
+func varOverMSEClean(m *experiments.Metrics) float64 { return m.VarOverMSEClean }
+
+// TestClaimsML1MNoise checks what results/README.md says of the noise
+// study on MovieLens 1M, which has at least 3 repeats of every setting.
+func TestClaimsML1MNoise(t *testing.T) {
+	st := committedStudy(t, "ml1m-noise")
+	means, n := settingMeans(st, varOverMSE)
+	clean, _ := settingMeans(st, varOverMSEClean)
+	requireRepeats(t, st, n, 3)
+	k := st.Manifest.Ranks[0]
+	ratios := st.Manifest.NoiseRatios
+	for i, x := range ratios {
+		// GRRN has the highest var/MSE, 16% to 28% above the better of
+		// GTT and GTTN (two digits), which are within 13% of each other.
+		if best := argmin(negated(means), st.Manifest.Models, k, x); best != "GRRN" {
+			t.Errorf("ratio %g: highest var/MSE is %s's, not GRRN's", x, best)
+		}
+		gtt, gttn := means[setting{"GTT", k, x}], means[setting{"GTTN", k, x}]
+		if r := means[setting{"GRRN", k, x}] / max(gtt, gttn); r < 1.155 || r >= 1.285 {
+			t.Errorf("ratio %g: GRRN is %.4f times the better of GTT and GTTN, not 16%% to 28%% above", x, r)
+		}
+		if r := max(gtt, gttn) / min(gtt, gttn); r >= 1.13 {
+			t.Errorf("ratio %g: GTT and GTTN differ by a factor %.4f, not within 13%%", x, r)
+		}
+		// GEE is the lowest up to ratio 5, NMF at ratio 10.
+		want := "GEE"
+		if x == 10 {
+			want = nmf
+		}
+		if worst := argmin(means, st.Manifest.Models, k, x); worst != want {
+			t.Errorf("ratio %g: lowest var/MSE is %s's, not %s's", x, worst, want)
+		}
+		// Against the clean values GRRN stays at 1.14 or above.
+		if c := clean[setting{"GRRN", k, x}]; c < 1.135 {
+			t.Errorf("ratio %g: GRRN's var/MSE against the clean values is %.4g, below 1.14", x, c)
+		}
+		// GTT, GTTN, GRRN and NMF fall as the noise grows.
+		if i == 0 {
+			continue
+		}
+		for _, m := range []string{"GTT", "GTTN", "GRRN", nmf} {
+			if a, b := means[setting{m, k, ratios[i-1]}], means[setting{m, k, x}]; !(b < a) {
+				t.Errorf("%s: var/MSE %.4g at ratio %g is not below %.4g at ratio %g", m, b, x, a, ratios[i-1])
+			}
+		}
+	}
+	// At ratio 10 every other model's var/MSE against the clean values is
+	// 0.37 or below.
+	last := ratios[len(ratios)-1]
+	for _, m := range []string{"GEE", "GTT", "GTTN", nmf} {
+		if c := clean[setting{m, k, last}]; c >= 0.375 {
+			t.Errorf("ratio %g: %s's var/MSE against the clean values is %.4g, not 0.37 or below", last, m, c)
+		}
+	}
+}
+
+// negated returns the means with their signs flipped, so that argmin
+// finds the largest.
+func negated(means map[setting]float64) map[setting]float64 {
+	neg := make(map[setting]float64, len(means))
+	for s, v := range means {
+		neg[s] = -v
+	}
+	return neg
+}
