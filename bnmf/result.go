@@ -26,7 +26,8 @@ type Result struct {
 	PredictiveMean []float64
 	// PredictiveVariance is, for each test entry, the variance of
 	// w_m . z_n over the kept sweeps (the spread of the predicted mean, not
-	// including the noise variance sigma^2).
+	// including the noise variance sigma^2). The posterior predictive
+	// variance of a new observation at that entry is this plus Sigma2Mean.
 	PredictiveVariance []float64
 	// PosteriorMeanProduct is, for each test entry, the prediction of the
 	// product of the posterior means E[W] E[Z]: the estimator of the
