@@ -12,7 +12,12 @@
 //     reproduction in results/ml100k-sparsity (testdata/bands.json), so a
 //     change that breaks the science fails even after the goldens are
 //     regenerated. Each band must hold every one of the 10 repeats of that
-//     committed study, which TestBandsCoverFullReproduction checks.
+//     committed study, which TestBandsCoverFullReproduction checks. At 98%
+//     unobserved two of those repeats leave a user without any training
+//     rating, which raises GEE's, GTT's and GTTN's held-out MSE; their
+//     bands have a separate upper limit for such splits, so that the CI
+//     repeats, which train every user, are held to the range of the eight
+//     like them (GEE: 3 to 10, not 3 to 90).
 //
 // The exact tier holds on the architecture the goldens were made on
 // (recorded in the file): other architectures may fuse multiply-adds and
