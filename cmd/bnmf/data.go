@@ -112,8 +112,8 @@ const describeUsage = `Usage: bnmf data describe [flags] DATASET
 Loads DATASET, a dataset name or, with --format, a file of your own;
 cleans it as the paper does (MovieLens always, files only with
 --min-ratings); prints its row of the paper's Table 1; and writes its
-rating distribution (Fig. 3) to OUT/<name>-ratings.md and
-OUT/<name>-ratings.png.
+rating distribution (Fig. 3) to DIR/<name>-ratings.md and
+DIR/<name>-ratings.png, DIR being --out.
 
 Datasets:
   %s

@@ -15,10 +15,11 @@ import (
 
 const reportUsage = `Usage: bnmf report [flags] RESULTS_DIR
 
-Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, convergence,
-timing) and a tidy CSV of every study under RESULTS_DIR from its stored
-records, into each study's figures/ and tables/ directories, and writes
-RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory
+Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, held-out MSE
+per fraction, var(data)/MSE per noise ratio against noisy and clean values,
+final training MSE, timing) and a tidy CSV of every study under RESULTS_DIR
+from its stored records, into each study's figures/ and tables/
+directories, and writes RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory
 or a root holding several. Fig. 3, the rating distribution of each MovieLens
 dataset, is drawn into RESULTS_DIR/figures when the dataset's file is found.
 No sampler is run.
@@ -31,7 +32,7 @@ No sampler is run.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", reportUsage, stdout, stderr)
 	quiet := fs.Bool("quiet", false, "print only the README's path, not every file written")
-	dataDir := fs.String("data-dir", dataset.DataDir(), "directory holding the MovieLens files, for Fig. 3 ($BNMF_DATA_DIR if set)")
+	dataDir := fs.String("data-dir", dataset.DataDir(), "read the MovieLens files for Fig. 3 from `DIR` ($BNMF_DATA_DIR if set)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
