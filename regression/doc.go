@@ -25,7 +25,8 @@
 // skipped with a message and the scientific tier still applies.
 //
 // The test needs MovieLens 100K under $BNMF_DATA_DIR and skips, saying so,
-// when it is absent or under -short.
+// when it is absent, under -short, or under the race detector (too slow
+// there; the runner and samplers are race-checked by their own tests).
 //
 // The TestClaims tests check each qualitative claim of results/README.md
 // (which model is lowest where, what rises or falls with K, sparsity and
