@@ -11,6 +11,35 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 
+usage() {
+  cat <<'USAGE'
+Usage: ./run.sh [CONFIG...]
+
+Builds bin/bnmf, runs the studies the YAML configs describe (default:
+configs/quick.yaml, a synthetic demo of under a minute) and renders each
+study's report (STUDY_DIR/README.md, figures/ and tables/). Running the
+same config again resumes it. MovieLens configs read the data directory
+$BNMF_DATA_DIR (default ./data; bin/bnmf data fetch movielens-100k).
+
+Extra flags for "bnmf run" go in BNMF_RUN_FLAGS, for example
+BNMF_RUN_FLAGS="--workers 4 --repeats 3"; see bin/bnmf run --help.
+USAGE
+}
+
+for arg in "$@"; do
+  case "$arg" in
+  -h | -help | --help)
+    usage
+    exit 0
+    ;;
+  -*)
+    echo "run.sh: unknown flag $arg (flags for bnmf run go in BNMF_RUN_FLAGS)" >&2
+    usage >&2
+    exit 2
+    ;;
+  esac
+done
+
 if ! command -v go >/dev/null 2>&1; then
   echo "run.sh: Go is not installed; see https://go.dev/doc/install" >&2
   exit 1

@@ -9,6 +9,22 @@
 # message when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")"
+if [[ $# -gt 0 ]]; then
+	case "$1" in
+	-h | -help | --help)
+		echo "Usage: ./test.sh"
+		echo
+		echo "Runs go vet, the short tests with the race detector, then every test"
+		echo "(including the MovieLens 100K regression, a few minutes on two cores)."
+		echo "MovieLens tests read \$BNMF_DATA_DIR, default ../shared/data if it exists."
+		exit 0
+		;;
+	*)
+		echo "test.sh: takes no arguments (got $1); see ./test.sh --help" >&2
+		exit 2
+		;;
+	esac
+fi
 if [[ -z "${BNMF_DATA_DIR:-}" && -d ../shared/data ]]; then
 	BNMF_DATA_DIR="$(cd ../shared/data && pwd)"
 	export BNMF_DATA_DIR
