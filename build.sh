@@ -15,6 +15,23 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+case "${1:-}" in
+-h | -help | --help)
+  echo "Usage: ./build.sh [OUTPUT]"
+  echo
+  echo "Builds bin/bnmf (or OUTPUT), stamped with the git revision every record"
+  echo "it writes will name (+dirty when the source differs from it)."
+  exit 0
+  ;;
+-*)
+  echo "build.sh: unknown flag $1; see ./build.sh --help" >&2
+  exit 2
+  ;;
+esac
+if [ "$#" -gt 1 ]; then
+  echo "build.sh: want at most one OUTPUT, got $#; see ./build.sh --help" >&2
+  exit 2
+fi
 out=${1:-bin/bnmf}
 mkdir -p "$(dirname "$out")"
 ldflags=""

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestScriptArguments checks that run.sh and test.sh answer --help
-// without building or running anything, and refuse arguments they do not
-// take before doing any work.
+// TestScriptArguments checks that run.sh, test.sh and build.sh answer
+// --help without building or running anything, and refuse arguments they
+// do not take before doing any work.
 func TestScriptArguments(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not found")
@@ -27,6 +27,8 @@ func TestScriptArguments(t *testing.T) {
 		{"run.sh", "--workers", 2, "", "unknown flag --workers"},
 		{"test.sh", "--help", 0, "Usage: ./test.sh", ""},
 		{"test.sh", "extra", 2, "", "takes no arguments"},
+		{"build.sh", "--help", 0, "Usage: ./build.sh [OUTPUT]", ""},
+		{"build.sh", "-o", 2, "", "unknown flag -o"},
 	}
 	for _, tc := range tests {
 		cmd := exec.Command("bash", filepath.Join("..", "..", tc.script), tc.arg)
