@@ -384,23 +384,23 @@ func TestClaimsML1MSparsity(t *testing.T) {
 func varOverMSEClean(m *experiments.Metrics) float64 { return m.VarOverMSEClean }
 
 // TestClaimsML1MNoise checks what results/README.md says of the noise
-// study on MovieLens 1M, which has at least 3 repeats of every setting.
+// study on MovieLens 1M, which has at least 7 repeats of every setting.
 func TestClaimsML1MNoise(t *testing.T) {
 	st := committedStudy(t, "ml1m-noise")
 	means, n := settingMeans(st, varOverMSE)
 	clean, _ := settingMeans(st, varOverMSEClean)
-	requireRepeats(t, st, n, 3)
+	requireRepeats(t, st, n, 7)
 	k := st.Manifest.Ranks[0]
 	ratios := st.Manifest.NoiseRatios
 	for i, x := range ratios {
-		// GRRN has the highest var/MSE, 16% to 28% above the better of
+		// GRRN has the highest var/MSE, 15% to 25% above the better of
 		// GTT and GTTN (two digits), which are within 13% of each other.
 		if best := argmin(negated(means), st.Manifest.Models, k, x); best != "GRRN" {
 			t.Errorf("ratio %g: highest var/MSE is %s's, not GRRN's", x, best)
 		}
 		gtt, gttn := means[setting{"GTT", k, x}], means[setting{"GTTN", k, x}]
-		if r := means[setting{"GRRN", k, x}] / max(gtt, gttn); r < 1.155 || r >= 1.285 {
-			t.Errorf("ratio %g: GRRN is %.4f times the better of GTT and GTTN, not 16%% to 28%% above", x, r)
+		if r := means[setting{"GRRN", k, x}] / max(gtt, gttn); r < 1.145 || r >= 1.255 {
+			t.Errorf("ratio %g: GRRN is %.4f times the better of GTT and GTTN, not 15%% to 25%% above", x, r)
 		}
 		if r := max(gtt, gttn) / min(gtt, gttn); r >= 1.13 {
 			t.Errorf("ratio %g: GTT and GTTN differ by a factor %.4f, not within 13%%", x, r)
@@ -428,11 +428,11 @@ func TestClaimsML1MNoise(t *testing.T) {
 		}
 	}
 	// At ratio 10 every other model's var/MSE against the clean values is
-	// 0.37 or below.
+	// 0.39 or below.
 	last := ratios[len(ratios)-1]
 	for _, m := range []string{"GEE", "GTT", "GTTN", nmf} {
-		if c := clean[setting{m, k, last}]; c >= 0.375 {
-			t.Errorf("ratio %g: %s's var/MSE against the clean values is %.4g, not 0.37 or below", last, m, c)
+		if c := clean[setting{m, k, last}]; c >= 0.395 {
+			t.Errorf("ratio %g: %s's var/MSE against the clean values is %.4g, not 0.39 or below", last, m, c)
 		}
 	}
 }
