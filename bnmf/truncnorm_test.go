@@ -355,8 +355,8 @@ func TestRectifiedNormal(t *testing.T) {
 		}
 		// The rectified normal is the normal of mean mu - lambda/tau
 		// truncated to [0, inf): the same closed forms, reached through a
-		// differently rounded shifted mean, so they agree to 1e-14
-		// relative (a few ulps).
+		// differently rounded shifted mean, so they differ only by
+		// rounding; 1e-14 relative allows for it.
 		tn := TruncatedNormal{Mu: (r.Tau*r.Mu - lam) / r.Tau, Sigma: 1 / math.Sqrt(r.Tau)}
 		if got, want := r.Mean(), tn.Mean(); !scalar.EqualWithinAbsOrRel(got, want, 0, 1e-14) {
 			t.Errorf("%+v: Mean = %v, want %v", r, got, want)

@@ -19,10 +19,10 @@ Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, held-out MSE
 per fraction, var(data)/MSE per noise ratio against noisy and clean values,
 final training MSE, timing) and a tidy CSV of every study under RESULTS_DIR
 from its stored records, into each study's figures/ and tables/
-directories, and writes RESULTS_DIR/README.md embedding them. RESULTS_DIR may be one study directory
-or a root holding several. Fig. 3, the rating distribution of each MovieLens
-dataset, is drawn into RESULTS_DIR/figures when the dataset's file is found.
-No sampler is run.
+directories, and writes RESULTS_DIR/README.md embedding them. RESULTS_DIR
+may be one study directory or a root holding several. Fig. 3, the rating
+distribution of each MovieLens dataset, is drawn into RESULTS_DIR/figures
+when the dataset's file is found. No sampler is run.
 `
 
 // runReport implements "bnmf report RESULTS_DIR": it finds every study
