@@ -4,85 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
-	"github.com/bnmf-lab/bnmf/dataset"
 )
-
-// cellData is what one cell trains and is scored on.
-type cellData struct {
-	train *bnmf.Matrix
-	test  []bnmf.Entry
-	// Noise studies only: clean holds the noise-free values of the test
-	// entries; dataVariance and cleanVariance are the population
-	// variances of the noisy and of the clean training values (noisy
-	// before any clipping); clipped counts the training values that were
-	// negative and clipped at 0 for NMF.
-	clean                       []float64
-	dataVariance, cleanVariance float64
-	clipped                     int
-}
-
-// cellData draws the training and test entries of cell c. The split
-// depends on (base seed, fraction, repeat) and the noise on (base seed,
-// ratio, repeat) only, so every model and rank sees the same data.
-//
-// In a noise study the noisy training values of an NMF cell are clipped
-// at 0, because Lee and Seung's multiplicative updates need nonnegative
-// data and Gaussian noise makes some values negative; runCell records how
-// many were clipped in a warning. The Bayesian models train on the
-// unclipped noisy values, and every model is scored on the same,
-// unclipped, noisy and clean test values.
-func (p *Plan) cellData(c Cell) (cellData, error) {
-	cfg := p.Config
-	switch cfg.Kind {
-	case KindConvergence:
-		return cellData{train: p.full}, nil
-	case KindSparsity:
-		train, test, err := dataset.SplitUnobserved(p.data, c.Fraction, p.coverage, SplitSource(cfg.Seed, c.Fraction, c.Repeat))
-		if err != nil {
-			return cellData{}, err
-		}
-		m, err := bnmf.NewMatrix(p.data.Rows, p.data.Cols, train)
-		return cellData{train: m, test: test}, err
-	}
-	train, test, err := dataset.SplitUnobserved(p.data, p.noiseFraction, p.coverage, SplitSource(cfg.Seed, p.noiseFraction, c.Repeat))
-	if err != nil {
-		return cellData{}, err
-	}
-	clean := make([]float64, len(test))
-	for i, e := range test {
-		clean[i] = e.Value
-	}
-	// Noise is added to every observed entry, with a variance relative to
-	// that of all observed ratings, and only then split apart again.
-	all := make([]bnmf.Entry, 0, len(train)+len(test))
-	all = append(append(all, train...), test...)
-	noisy, err := dataset.AddNoise(all, c.NoiseRatio, NoiseSource(cfg.Seed, c.NoiseRatio, c.Repeat))
-	if err != nil {
-		return cellData{}, err
-	}
-	d := cellData{
-		test:          noisy[len(train):],
-		clean:         clean,
-		dataVariance:  dataset.Variance(noisy[:len(train)]),
-		cleanVariance: dataset.Variance(train),
-	}
-	fed := noisy[:len(train)]
-	if _, ok := p.models[c.Model].(bnmf.NMF); ok {
-		fed = slices.Clone(fed)
-		for i := range fed {
-			if fed[i].Value < 0 {
-				fed[i].Value = 0
-				d.clipped++
-			}
-		}
-	}
-	d.train, err = bnmf.NewMatrix(p.data.Rows, p.data.Cols, fed)
-	return d, err
-}
 
 // sweepCounter is a bnmf.Recorder that reports each sweep's work to the
 // progress tracker.
@@ -98,8 +23,8 @@ func (s sweepCounter) Record(bnmf.SweepStats) error {
 
 // runCell runs the chain of cell c with the given number of sampler
 // workers and returns its record. An NMF cell of a noise study trains on
-// the noisy values clipped at 0 (see cellData), with a warning in its
-// record saying how many were clipped. A cell that fails returns a record with
+// the noisy values clipped at 0 (see noiseCells.cellData), with a warning
+// in its record saying how many were clipped. A cell that fails returns a record with
 // Error set; only cancellation of ctx returns an error, and then no record,
 // so the cell runs again on resume.
 func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*Record, error) {
@@ -125,25 +50,18 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		r.WallSeconds = time.Since(start).Seconds()
 		return r, nil
 	}
-	d, err := p.cellData(c)
+	d, err := p.source.cellData(c)
 	if err != nil {
 		return fail(fmt.Errorf("preparing the data: %w", err))
 	}
 	r.TrainEntries, r.TestEntries = d.train.Len(), len(d.test)
-	burnIn := cfg.BurnIn
-	if burnIn == 0 {
-		burnIn = -1 // bnmf reads 0 as its default; the config means none
-	}
-	res, err := bnmf.Run(ctx, p.models[c.Model], d.train, bnmf.Settings{
-		Rank:     c.Rank,
-		Sweeps:   cfg.Sweeps,
-		BurnIn:   burnIn,
-		Thin:     cfg.Thin,
-		Workers:  workers,
-		Seed:     r.Seed,
-		Test:     d.test,
-		Recorder: sweepCounter{t: t, rank: c.Rank},
-	})
+	settings := p.settings
+	settings.Rank = c.Rank
+	settings.Workers = workers
+	settings.Seed = r.Seed
+	settings.Test = d.test
+	settings.Recorder = sweepCounter{t: t, rank: c.Rank}
+	res, err := bnmf.Run(ctx, p.models[c.Model], d.train, settings)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -156,8 +74,8 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		TestMSEOfMeans: res.TestMSEOfMeans,
 		Sigma2Mean:     res.Sigma2Mean,
 	}
-	if cfg.Kind == KindNoise {
-		// Fig. 4's var(data)/MSE, once against the noisy data and once
+	if d.clean != nil {
+		// Noise studies: Fig. 4's var(data)/MSE, once against the noisy data and once
 		// against the clean: VarOverMSE is the variance of the noisy
 		// training values (DataVariance, unclipped for NMF too) over the
 		// MSE against the noisy test values, and VarOverMSEClean the

@@ -14,13 +14,14 @@ import (
 // models in the order the config lists them. Running cells in this order
 // finishes whole repeats first, so a study stopped early still has every
 // model at every grid point for its first repeats.
+//
+// It panics with an "experiments: ..." message if c's kind is unknown; a
+// config that Validate accepted has a known kind.
 func (c *Config) Cells() []Cell {
-	grid := []float64{0} // convergence: one point with neither
-	switch c.Kind {
-	case KindSparsity:
-		grid = c.Fractions
-	case KindNoise:
-		grid = c.NoiseRatios
+	kind := c.kind()
+	grid := kind.grid(c)
+	if kind.Axis() == NoAxis {
+		grid = []float64{0}
 	}
 	cells := make([]Cell, 0, c.Repeats*len(grid)*len(c.Ranks)*len(c.Models))
 	for r := range c.Repeats {
@@ -28,18 +29,22 @@ func (c *Config) Cells() []Cell {
 			for _, k := range c.Ranks {
 				for _, m := range c.Models {
 					cell := Cell{Model: m.Name, Rank: k, Repeat: r}
-					switch c.Kind {
-					case KindSparsity:
-						cell.Fraction = g
-					case KindNoise:
-						cell.NoiseRatio = g
-					}
-					cells = append(cells, cell)
+					cells = append(cells, cell.with(kind.Axis(), g))
 				}
 			}
 		}
 	}
 	return cells
+}
+
+// kind returns the Kind that c names. It panics with an "experiments: ..."
+// message if there is none, a programmer error once Validate has passed.
+func (c *Config) kind() Kind {
+	k, ok := KindByName(c.Kind)
+	if !ok {
+		panic(fmt.Sprintf("experiments: unknown study kind %q", c.Kind))
+	}
+	return k
 }
 
 // Key returns the cell's name in a result store, such as

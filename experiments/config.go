@@ -24,12 +24,14 @@ type Config struct {
 	// Name identifies the study in its records. Default: the config
 	// file's base name without extension.
 	Name string `yaml:"name"`
-	// Kind is KindConvergence, KindSparsity or KindNoise. Required.
+	// Kind names the kind of study, one of KindNames (KindConvergence,
+	// KindSparsity, KindNoise). Required.
 	Kind string `yaml:"kind"`
 	// Dataset names the data the study runs on. Required.
 	Dataset DatasetConfig `yaml:"dataset"`
-	// Models lists the models to compare, each at most once. Default: all
-	// five (GEE, GTT, GTTN, GRRN, NMF) with the paper's hyperparameters.
+	// Models lists the models to compare, each at most once. Default: the
+	// paper's five (bnmf.DefaultNames: GEE, GTT, GTTN, GRRN, NMF) with the
+	// paper's hyperparameters.
 	Models []ModelConfig `yaml:"models"`
 	// Ranks lists the latent dimensions K. Required.
 	Ranks []int `yaml:"ranks"`
@@ -113,12 +115,8 @@ type SyntheticConfig struct {
 // paper's protocol (500 sweeps, burn-in 400, 10 repeats) with all five
 // models.
 func DefaultConfig() Config {
-	models := make([]ModelConfig, 0, 5)
-	for _, name := range []string{"GEE", "GTT", "GTTN", "GRRN", "NMF"} {
-		models = append(models, ModelConfig{Name: name})
-	}
 	return Config{
-		Models:       models,
+		Models:       defaultModels(),
 		NoiseHoldout: 0.1,
 		Repeats:      10,
 		Sweeps:       500,
@@ -196,7 +194,7 @@ type hashed struct {
 	Schema       string
 	Kind         string
 	Dataset      DatasetConfig
-	Models       []ModelConfig
+	Models       []json.RawMessage // each ModelConfig.hashJSON
 	Ranks        []int
 	Fractions    []float64
 	NoiseRatios  []float64
@@ -226,12 +224,28 @@ type hashed struct {
 // against its official digest or rating counts when loaded, the synthetic
 // one is generated from its seed), so their hashes do not depend on
 // Prepare and are what they were before file contents were hashed.
-func (c *Config) Hash() string {
+//
+// It returns an error for an unknown kind or a setting that JSON cannot
+// encode (a non-finite number); a config that Validate accepted has
+// neither.
+func (c *Config) Hash() (string, error) {
+	kind, ok := KindByName(c.Kind)
+	if !ok {
+		return "", fmt.Errorf("experiments: hashing a config of unknown kind %q", c.Kind)
+	}
+	models := make([]json.RawMessage, len(c.Models))
+	for i := range c.Models {
+		b, err := c.Models[i].hashJSON()
+		if err != nil {
+			return "", fmt.Errorf("experiments: hashing a config: %w", err)
+		}
+		models[i] = b
+	}
 	h := hashed{
 		Schema:       "bnmf-study-v1",
 		Kind:         c.Kind,
 		Dataset:      c.Dataset,
-		Models:       c.Models,
+		Models:       models,
 		Ranks:        c.Ranks,
 		Fractions:    c.Fractions,
 		NoiseRatios:  c.NoiseRatios,
@@ -244,17 +258,11 @@ func (c *Config) Hash() string {
 		Coverage:     c.Coverage,
 		DataSHA256:   c.dataSHA256,
 	}
-	if c.Kind != KindNoise {
-		h.NoiseHoldout = 0
-	}
-	if c.Kind == KindConvergence {
-		h.Coverage = ""
-	}
+	kind.hashed(&h)
 	b, err := json.Marshal(h)
 	if err != nil {
-		// Only finite numbers reach here: Validate rejects the others.
-		panic("experiments: hashing a config: " + err.Error())
+		return "", fmt.Errorf("experiments: hashing a config: %w", err)
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(sum[:]), nil
 }

@@ -68,7 +68,15 @@ func TestConfigErrorsAreTyped(t *testing.T) {
 	}
 }
 
-func ptr(x float64) *float64 { return &x }
+// mustHash returns c's hash, failing the test on an error.
+func mustHash(t *testing.T, c *Config) string {
+	t.Helper()
+	h, err := c.Hash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
 
 func TestGoodConfigs(t *testing.T) {
 	allModels := DefaultConfig().Models
@@ -82,8 +90,9 @@ func TestGoodConfigs(t *testing.T) {
 			Dataset: DatasetConfig{Name: "synthetic", Synthetic: SyntheticConfig{
 				Rows: 40, Cols: 60, Rank: 3, Density: 0.2, NoiseStd: 0.5, Seed: 7}},
 			Models: []ModelConfig{
-				{Name: "GEE", Lambda: ptr(0.2)}, {Name: "GTT"}, {Name: "GTTN"},
-				{Name: "GRRN", BetaLambda: ptr(0.5)}, {Name: "NMF", Objective: "i-divergence"},
+				{Name: "GEE", Hyperparameters: map[string]any{"lambda": 0.2}}, {Name: "GTT"}, {Name: "GTTN"},
+				{Name: "GRRN", Hyperparameters: map[string]any{"beta_lambda": 0.5}},
+				{Name: "NMF", Hyperparameters: map[string]any{"objective": "i-divergence"}},
 			},
 			Ranks: []int{2, 4}, Fractions: []float64{0.85, 0.9},
 			NoiseHoldout: 0.1, Repeats: 2, Sweeps: 20, BurnIn: 10, Thin: 2, Seed: 42,
@@ -165,7 +174,7 @@ func TestConfigHash(t *testing.T) {
 	}
 	same := *base
 	same.Name, same.Output = "renamed", "elsewhere"
-	if base.Hash() != same.Hash() {
+	if mustHash(t, base) != mustHash(t, &same) {
 		t.Error("the name and output directory changed the hash")
 	}
 	changes := map[string]func(c *Config){
@@ -174,14 +183,14 @@ func TestConfigHash(t *testing.T) {
 		"fractions": func(c *Config) { c.Fractions = []float64{0.85} },
 		"model hyperparameter": func(c *Config) {
 			c.Models = append([]ModelConfig(nil), c.Models...)
-			c.Models[3].BetaLambda = ptr(0.6)
+			c.Models[3].Hyperparameters = map[string]any{"beta_lambda": 0.6}
 		},
 		"dataset": func(c *Config) { c.Dataset.Synthetic.Seed++ },
 	}
 	for name, change := range changes {
 		c := *base
 		change(&c)
-		if c.Hash() == base.Hash() {
+		if mustHash(t, &c) == mustHash(t, base) {
 			t.Errorf("changing the %s kept the hash", name)
 		}
 	}
@@ -202,7 +211,7 @@ func TestConfigHashPinned(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := cfg.Hash(); got != tt.want {
+			if got := mustHash(t, cfg); got != tt.want {
 				t.Errorf("Hash() = %s, want %s", got, tt.want)
 			}
 		})
@@ -229,12 +238,16 @@ func TestConfigHashCoversDataFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		before := mustHash(t, cfg)
 		p, err := Prepare(cfg, PrepareOptions{DataDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Manifest.ConfigHash != cfg.Hash() {
-			t.Errorf("the manifest's hash %s is not the config's %s", p.Manifest.ConfigHash, cfg.Hash())
+		if p.Manifest.ConfigHash != mustHash(t, p.Config) {
+			t.Errorf("the manifest's hash %s is not the resolved config's %s", p.Manifest.ConfigHash, mustHash(t, p.Config))
+		}
+		if after := mustHash(t, cfg); after != before || after == p.Manifest.ConfigHash {
+			t.Errorf("Prepare changed the config it was given: hash %s before, %s after (resolved %s)", before, after, p.Manifest.ConfigHash)
 		}
 		return p.Manifest.ConfigHash
 	}

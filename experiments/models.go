@@ -1,61 +1,27 @@
 package experiments
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // ModelConfig names a model and optionally overrides its hyperparameters.
-// An absent key keeps the paper's default (see the bnmf model types); a key
-// that the model does not have is an error. The fields mirror the bnmf
-// model structs: GEE has Lambda; GTT has Mu and Tau; GTTN has MuMu, TauMu,
-// A and B; GRRN has those and AlphaLambda and BetaLambda; every model but
-// NMF has AlphaSigma and BetaSigma; NMF has Objective.
+// The keys it accepts beside name are the config keys of the model's
+// hyperparameters, as its bnmf.Spec lists them (for example lambda for
+// GEE; mu_mu, tau_mu, a, b, alpha_lambda and beta_lambda for GRRN;
+// alpha_sigma and beta_sigma for every Bayesian model; objective for
+// NMF). An absent key keeps the model's default; a key that the model does
+// not have is an error.
 type ModelConfig struct {
-	Name        string   `yaml:"name"`
-	Lambda      *float64 `yaml:"lambda,omitempty" json:",omitempty"`
-	Mu          *float64 `yaml:"mu,omitempty" json:",omitempty"`
-	Tau         *float64 `yaml:"tau,omitempty" json:",omitempty"`
-	MuMu        *float64 `yaml:"mu_mu,omitempty" json:",omitempty"`
-	TauMu       *float64 `yaml:"tau_mu,omitempty" json:",omitempty"`
-	A           *float64 `yaml:"a,omitempty" json:",omitempty"`
-	B           *float64 `yaml:"b,omitempty" json:",omitempty"`
-	AlphaLambda *float64 `yaml:"alpha_lambda,omitempty" json:",omitempty"`
-	BetaLambda  *float64 `yaml:"beta_lambda,omitempty" json:",omitempty"`
-	AlphaSigma  *float64 `yaml:"alpha_sigma,omitempty" json:",omitempty"`
-	BetaSigma   *float64 `yaml:"beta_sigma,omitempty" json:",omitempty"`
-	// Objective is NMF's loss: "squared-error" (the default) or
-	// "i-divergence".
-	Objective string `yaml:"objective,omitempty" json:",omitempty"`
-}
-
-// hyperparameter is one overridable field of a ModelConfig.
-type hyperparameter struct {
-	key      string
-	value    *float64
-	positive bool     // it must be > 0; otherwise any finite value
-	models   []string // the models that have it
-}
-
-func (m *ModelConfig) hyperparameters() []hyperparameter {
-	bayes := []string{"GEE", "GTT", "GTTN", "GRRN"}
-	hier := []string{"GTTN", "GRRN"}
-	return []hyperparameter{
-		{"lambda", m.Lambda, true, []string{"GEE"}},
-		{"mu", m.Mu, false, []string{"GTT"}},
-		{"tau", m.Tau, true, []string{"GTT"}},
-		{"mu_mu", m.MuMu, false, hier},
-		{"tau_mu", m.TauMu, true, hier},
-		{"a", m.A, true, hier},
-		{"b", m.B, true, hier},
-		{"alpha_lambda", m.AlphaLambda, true, []string{"GRRN"}},
-		{"beta_lambda", m.BetaLambda, true, []string{"GRRN"}},
-		{"alpha_sigma", m.AlphaSigma, true, bayes},
-		{"beta_sigma", m.BetaSigma, true, bayes},
-	}
+	Name string `yaml:"name"`
+	// Hyperparameters maps a hyperparameter's config key to its value: a
+	// number, or a name for a choice such as NMF's objective.
+	Hyperparameters map[string]any `yaml:",inline"`
 }
 
 // validateModel checks the model at models[i] of c.
@@ -65,77 +31,78 @@ func (c *Config) validateModel(i int) error {
 	if m.Name == "" {
 		return c.errorf(key, "a model needs a name (one of %v)", bnmf.Names())
 	}
-	if _, ok := bnmf.ByName(m.Name); !ok {
+	spec, ok := bnmf.Lookup(m.Name)
+	if !ok {
 		return c.errorf(key+".name", "unknown model %q; the models are %v", m.Name, bnmf.Names())
 	}
-	for _, h := range m.hyperparameters() {
-		if h.value == nil {
-			continue
+	if _, err := spec.Configure(m.Hyperparameters); err != nil {
+		var pe *bnmf.ParamError
+		if !errors.As(err, &pe) {
+			return c.errorf(key, "%v", err)
 		}
-		k := key + "." + h.key
-		if !slices.Contains(h.models, m.Name) {
-			return c.errorf(k, "%s has no hyperparameter %s (it applies to %v)", m.Name, h.key, h.models)
+		k := key + "." + pe.Key
+		if _, has := spec.Param(pe.Key); !has {
+			others := bnmf.ModelsWithParam(pe.Key)
+			if len(others) == 0 {
+				return c.errorf(k, "unknown key")
+			}
+			return c.errorf(k, "%s has no hyperparameter %s (it applies to %v)", m.Name, pe.Key, others)
 		}
-		v := *h.value
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return c.errorf(k, "%v is not a finite number", v)
-		}
-		if h.positive && v <= 0 {
-			return c.errorf(k, "%v must be positive", v)
-		}
-	}
-	if m.Objective != "" {
-		if m.Name != "NMF" {
-			return c.errorf(key+".objective", "%s has no objective (it applies to NMF)", m.Name)
-		}
-		if _, err := parseObjective(m.Objective); err != nil {
-			return c.errorf(key+".objective", "%v", err)
-		}
+		return c.errorf(k, "%s", pe.Msg)
 	}
 	return nil
 }
 
-func parseObjective(s string) (bnmf.Objective, error) {
-	for _, o := range []bnmf.Objective{bnmf.SquaredError, bnmf.IDivergence} {
-		if o.String() == s {
-			return o, nil
-		}
+// Model returns the bnmf model that m describes. It returns an error for an
+// unknown name or a bad hyperparameter; LoadConfig has already checked
+// both.
+func (m *ModelConfig) Model() (bnmf.Model, error) {
+	spec, ok := bnmf.Lookup(m.Name)
+	if !ok {
+		return nil, fmt.Errorf("unknown model %q; the models are %v", m.Name, bnmf.Names())
 	}
-	return 0, fmt.Errorf("unknown objective %q; want %q or %q", s, bnmf.SquaredError, bnmf.IDivergence)
+	return spec.Configure(m.Hyperparameters)
 }
 
-// Model returns the bnmf model that m describes. It returns an error for an
-// unknown name or objective; LoadConfig has already checked both.
-func (m *ModelConfig) Model() (bnmf.Model, error) {
-	val := func(p *float64) float64 {
-		if p == nil {
-			return 0 // the bnmf default
-		}
-		return *p
+// hashJSON encodes m for Config.Hash: an object holding Name and then each
+// hyperparameter the config sets, named by its bnmf.Param.Field, in the
+// order of the model's Params. (Before models were registered the config
+// held one field per hyperparameter in that order, and this encoding is
+// byte for byte what encoding/json made of it, so the hashes of stored
+// studies stay valid.) A number is encoded as a float64.
+func (m *ModelConfig) hashJSON() ([]byte, error) {
+	var b bytes.Buffer
+	name, err := json.Marshal(m.Name)
+	if err != nil {
+		return nil, err
 	}
-	lik := bnmf.Likelihood{AlphaSigma: val(m.AlphaSigma), BetaSigma: val(m.BetaSigma)}
-	switch m.Name {
-	case "GEE":
-		return bnmf.GEE{Lambda: val(m.Lambda), Likelihood: lik}, nil
-	case "GTT":
-		return bnmf.GTT{Mu: val(m.Mu), Tau: val(m.Tau), Likelihood: lik}, nil
-	case "GTTN":
-		return bnmf.GTTN{MuMu: val(m.MuMu), TauMu: val(m.TauMu), A: val(m.A), B: val(m.B), Likelihood: lik}, nil
-	case "GRRN":
-		return bnmf.GRRN{
-			MuMu: val(m.MuMu), TauMu: val(m.TauMu), A: val(m.A), B: val(m.B),
-			AlphaLambda: val(m.AlphaLambda), BetaLambda: val(m.BetaLambda),
-			Likelihood: lik,
-		}, nil
-	case "NMF":
-		obj := bnmf.SquaredError
-		if m.Objective != "" {
-			var err error
-			if obj, err = parseObjective(m.Objective); err != nil {
-				return nil, err
-			}
+	b.WriteString(`{"Name":`)
+	b.Write(name)
+	spec, _ := bnmf.Lookup(m.Name)
+	for _, p := range spec.Params {
+		v, ok := m.Hyperparameters[p.Key]
+		if !ok {
+			continue
 		}
-		return bnmf.NMF{Objective: obj}, nil
+		if n, isInt := v.(int); isInt {
+			v = float64(n)
+		}
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("models: %s.%s: %w", m.Name, p.Key, err)
+		}
+		fmt.Fprintf(&b, ",%q:", p.Field)
+		b.Write(enc)
 	}
-	return nil, fmt.Errorf("unknown model %q; the models are %v", m.Name, bnmf.Names())
+	b.WriteString("}")
+	return b.Bytes(), nil
+}
+
+// defaultModels returns the models a config that lists none runs.
+func defaultModels() []ModelConfig {
+	var models []ModelConfig
+	for _, name := range bnmf.DefaultNames() {
+		models = append(models, ModelConfig{Name: name})
+	}
+	return slices.Clip(models)
 }

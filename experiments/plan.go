@@ -17,18 +17,23 @@ import (
 // makes one; its checks that need the data have then passed, so Run starts
 // no cell of a study whose config is wrong.
 type Plan struct {
-	// Config is the study's configuration.
+	// Config is the study's configuration, resolved: for a dataset given
+	// as a file it also covers the SHA-256 of the file's content, which
+	// its Hash then includes. Prepare does not change the config it is
+	// given.
 	Config *Config
 	// Manifest describes the study and lists every cell in canonical order.
 	Manifest Manifest
 
 	data     *dataset.Ratings
-	full     *bnmf.Matrix // every observed entry: a convergence study's training set
 	coverage dataset.Coverage
-	// noiseFraction is the fraction unobserved of a noise study's split.
-	noiseFraction float64
-	models        map[string]bnmf.Model
-	versions      Versions
+	// source makes the cells' data, as the study's kind decides.
+	source cellSource
+	// settings holds the chain settings every cell shares: sweeps, burn-in
+	// (a config's 0, meaning none, made bnmf's -1) and thinning.
+	settings bnmf.Settings
+	models   map[string]bnmf.Model
+	versions Versions
 }
 
 // PrepareOptions controls Prepare.
@@ -49,6 +54,12 @@ type PrepareOptions struct {
 // lies between the data's own and 1 and admits a split under the coverage
 // rule. Errors name the config file, line and key.
 func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
+	kind, ok := KindByName(cfg.Kind)
+	if !ok {
+		return nil, cfg.errorf("kind", "unknown kind %q; want one of %v", cfg.Kind, KindNames())
+	}
+	resolved := *cfg
+	cfg = &resolved
 	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions(opts.Revision)}
 	for i := range cfg.Models {
 		m, err := cfg.Models[i].Model()
@@ -57,6 +68,11 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 		}
 		p.models[cfg.Models[i].Name] = m
 	}
+	burnIn := cfg.BurnIn
+	if burnIn == 0 {
+		burnIn = -1 // bnmf reads 0 as its default; the config means none
+	}
+	p.settings = bnmf.Settings{Sweeps: cfg.Sweeps, BurnIn: burnIn, Thin: cfg.Thin}
 	var err error
 	if p.coverage, err = dataset.ParseCoverage(cfg.Coverage); err != nil {
 		return nil, cfg.errorf("coverage", "%v", err)
@@ -71,30 +87,18 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 				k, maxRank, p.data.Name, p.data.Rows, p.data.Cols)
 		}
 	}
-	if cfg.Kind == KindConvergence {
-		if p.full, err = p.data.Matrix(); err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.file, err)
-		}
+	if p.source, err = kind.prepare(p); err != nil {
+		return nil, err
 	}
-	minF := dataset.MinFractionUnobserved(p.data)
-	for i, f := range cfg.Fractions {
-		if err := p.checkSplit(fmt.Sprintf("fractions[%d]", i), f, minF); err != nil {
-			return nil, err
-		}
+	if p.Manifest, err = p.manifest(); err != nil {
+		return nil, err
 	}
-	if cfg.Kind == KindNoise {
-		p.noiseFraction = 1 - (1-cfg.NoiseHoldout)*(1-minF)
-		if err := p.checkSplit("noise_holdout", p.noiseFraction, minF); err != nil {
-			return nil, err
-		}
-	}
-	p.Manifest = p.manifest()
 	return p, nil
 }
 
 // loadData opens the dataset that cfg names. For a file of the user's own
-// it records the SHA-256 of the file's content in cfg, which Config.Hash
-// then covers.
+// it records the SHA-256 of the file's content in cfg (Prepare's copy),
+// which Config.Hash then covers.
 func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	d := cfg.Dataset
 	s := d.Synthetic
@@ -146,13 +150,17 @@ func (p *Plan) checkSplit(key string, f, minF float64) error {
 }
 
 // manifest describes the prepared study.
-func (p *Plan) manifest() Manifest {
+func (p *Plan) manifest() (Manifest, error) {
 	c := p.Config
+	hash, err := c.Hash()
+	if err != nil {
+		return Manifest{}, err
+	}
 	m := Manifest{
 		Version:    RecordVersion,
 		Study:      c.Name,
 		Kind:       c.Kind,
-		ConfigHash: c.Hash(),
+		ConfigHash: hash,
 		Dataset:    p.data.Name,
 		Rows:       p.data.Rows,
 		Cols:       p.data.Cols,
@@ -168,17 +176,8 @@ func (p *Plan) manifest() Manifest {
 	for _, mc := range c.Models {
 		m.Models = append(m.Models, mc.Name)
 	}
-	switch c.Kind {
-	case KindSparsity:
-		m.Fractions = c.Fractions
-		m.Coverage = c.Coverage
-	case KindNoise:
-		// The one split that every noise cell uses.
-		m.Fractions = []float64{p.noiseFraction}
-		m.NoiseRatios = c.NoiseRatios
-		m.Coverage = c.Coverage
-	}
-	return m
+	p.source.describe(&m)
+	return m, nil
 }
 
 // buildVersions reports the Go version of this program and its source:

@@ -9,13 +9,6 @@ import (
 // refuse records with a newer version.
 const RecordVersion = 1
 
-// Study kinds, mirroring the paper's Section 5.
-const (
-	KindConvergence = "convergence" // train on all observed entries; Fig. 2
-	KindSparsity    = "sparsity"    // held-out MSE against fraction unobserved; Fig. 5, Table 2
-	KindNoise       = "noise"       // held-out MSE against noise-to-signal ratio; Fig. 4
-)
-
 // Cell identifies one chain of a study: a model at a rank, a fraction
 // unobserved or a noise ratio, and a repeat. Fields that a study kind does
 // not vary are zero.

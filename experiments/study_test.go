@@ -126,7 +126,7 @@ func TestNoiseStudy(t *testing.T) {
 // mustCellData returns the training and test data of cell c of p.
 func mustCellData(t *testing.T, p *Plan, c Cell) cellData {
 	t.Helper()
-	d, err := p.cellData(c)
+	d, err := p.source.cellData(c)
 	if err != nil {
 		t.Fatal(err)
 	}

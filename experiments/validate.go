@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/bnmf-lab/bnmf/dataset"
 )
@@ -18,12 +19,12 @@ const maxCells = 10_000_000
 // (that the fractions lie within the data's range) once the data is
 // loaded.
 func (c *Config) Validate() error {
-	switch c.Kind {
-	case KindConvergence, KindSparsity, KindNoise:
-	case "":
-		return c.errorf("kind", "a study needs a kind: %s, %s or %s", KindConvergence, KindSparsity, KindNoise)
-	default:
-		return c.errorf("kind", "unknown kind %q; want %s, %s or %s", c.Kind, KindConvergence, KindSparsity, KindNoise)
+	kind, ok := KindByName(c.Kind)
+	switch {
+	case c.Kind == "":
+		return c.errorf("kind", "a study needs a kind: %s", orList(KindNames()))
+	case !ok:
+		return c.errorf("kind", "unknown kind %q; want %s", c.Kind, orList(KindNames()))
 	}
 	if err := c.validateDataset(); err != nil {
 		return err
@@ -52,6 +53,9 @@ func (c *Config) Validate() error {
 		if slices.Contains(c.Ranks[:i], k) {
 			return c.errorf(key, "rank %d is listed twice", k)
 		}
+	}
+	if err := kind.validate(c); err != nil {
+		return err
 	}
 	if err := c.validateGrid(); err != nil {
 		return err
@@ -99,26 +103,9 @@ func (c *Config) validateDataset() error {
 	return nil
 }
 
-// validateGrid checks the fractions, noise ratios, holdout and coverage
-// against the study's kind.
+// validateGrid checks the values of the fractions, noise ratios, holdout
+// and coverage; the kind has checked which of them the study may set.
 func (c *Config) validateGrid() error {
-	switch c.Kind {
-	case KindSparsity:
-		if len(c.Fractions) == 0 {
-			return c.errorf("fractions", "a sparsity study needs fractions unobserved")
-		}
-	case KindConvergence, KindNoise:
-		if len(c.Fractions) > 0 {
-			return c.errorf("fractions", "fractions apply only to sparsity studies")
-		}
-	}
-	if c.Kind == KindNoise {
-		if len(c.NoiseRatios) == 0 {
-			return c.errorf("noise_ratios", "a noise study needs noise ratios")
-		}
-	} else if len(c.NoiseRatios) > 0 {
-		return c.errorf("noise_ratios", "noise ratios apply only to noise studies")
-	}
 	for i, f := range c.Fractions {
 		key := fmt.Sprintf("fractions[%d]", i)
 		if !(f > 0 && f < 1) {
@@ -137,14 +124,8 @@ func (c *Config) validateGrid() error {
 			return c.errorf(key, "noise ratio %v is listed twice", r)
 		}
 	}
-	if _, set := c.lines["noise_holdout"]; set && c.Kind != KindNoise {
-		return c.errorf("noise_holdout", "noise_holdout applies only to noise studies")
-	}
 	if !(c.NoiseHoldout > 0 && c.NoiseHoldout < 1) {
 		return c.errorf("noise_holdout", "%v must lie strictly between 0 and 1", c.NoiseHoldout)
-	}
-	if _, set := c.lines["coverage"]; set && c.Kind == KindConvergence {
-		return c.errorf("coverage", "a convergence study trains on every entry and has no split")
 	}
 	if _, err := dataset.ParseCoverage(c.Coverage); err != nil {
 		return c.errorf("coverage", "%v", err)
@@ -179,7 +160,7 @@ func (c *Config) validateChain() error {
 	}
 	// Cells() lists every cell, so the grid's size bounds the memory a
 	// study takes before its first chain runs.
-	perRepeat := len(c.Ranks) * len(c.Models) * max(1, len(c.Fractions), len(c.NoiseRatios))
+	perRepeat := len(c.Ranks) * len(c.Models) * max(1, len(c.kind().grid(c)))
 	if c.Repeats > maxCells/perRepeat {
 		return c.errorf("repeats", "%d repeats of %d cells each make more than the %d cells a study may have", c.Repeats, perRepeat, maxCells)
 	}
@@ -187,4 +168,12 @@ func (c *Config) validateChain() error {
 		return c.errorf("output", "the output directory must not be empty")
 	}
 	return nil
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

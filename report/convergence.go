@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -183,3 +184,24 @@ func legendFor(models []string, pal Palette, band, points bool) []LegendEntry {
 	}
 	return out
 }
+
+// convergenceReport is the report of a convergence study: Fig. 2 and the
+// final train MSE.
+type convergenceReport struct{}
+
+func (convergenceReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
+	f, err := ConvergenceFigure(s, pal)
+	return f, "fig2-convergence.png", err
+}
+
+func (convergenceReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error {
+	return add("convergence.md", "Final train MSE",
+		statsCaption+"; the lowest per row in bold.",
+		func(b *bytes.Buffer) error { return WriteConvergenceTable(b, s) })
+}
+
+func (convergenceReport) findings(s *StudySummary, _ PaperValues) string {
+	return convergenceFindings(s)
+}
+
+func (convergenceReport) grid(*StudySummary) string { return "" }

@@ -45,16 +45,17 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 		byCell[records[i].Cell] = &records[i]
 	}
 
+	axis, heldOut := axisOf(m.Kind)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader()); err != nil {
 		return fmt.Errorf("report: csv: %w", err)
 	}
 	for _, c := range cells {
 		fraction, ratio := "", "" // empty where the study kind does not vary them
-		if m.Kind == experiments.KindSparsity {
+		switch axis {
+		case experiments.FractionAxis:
 			fraction = fmtFloat(c.Fraction)
-		}
-		if m.Kind == experiments.KindNoise {
+		case experiments.NoiseRatioAxis:
 			ratio = fmtFloat(c.NoiseRatio)
 		}
 		row := []string{m.Study, m.Kind, m.Dataset, m.ConfigHash,
@@ -64,7 +65,7 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 			row = append(row, "missing")
 			row = append(row, make([]string, len(csvHeader())-len(row))...)
 		} else {
-			row = append(row, recordColumns(r, m.Kind)...)
+			row = append(row, recordColumns(r, heldOut)...)
 		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("report: csv: %w", err)
@@ -78,7 +79,8 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 }
 
 // recordColumns returns the columns of WriteCSV from status on.
-func recordColumns(r *experiments.Record, kind string) []string {
+// heldOut says whether the study's cells have a test set.
+func recordColumns(r *experiments.Record, heldOut bool) []string {
 	status := "ok"
 	if r.Error != "" {
 		status = "failed"
@@ -89,7 +91,7 @@ func recordColumns(r *experiments.Record, kind string) []string {
 	mt := r.Metrics
 	always := func(x float64) string { return fmtFloat(x) }
 	test := func(x float64) string {
-		if kind == experiments.KindConvergence {
+		if !heldOut {
 			return ""
 		}
 		return fmtFloat(x)

@@ -19,11 +19,8 @@ func whatWasRun(s *StudySummary) string {
 		fmt.Fprintf(&b, " (%s × %s, %s observed entries)", fmtInt(m.Rows), fmtInt(m.Cols), fmtInt(m.Observed))
 	}
 	fmt.Fprintf(&b, " covers models %s at ranks K = %s", strings.Join(s.Models, ", "), fmtInts(s.Ranks))
-	switch m.Kind {
-	case experiments.KindSparsity:
-		fmt.Fprintf(&b, ", fractions unobserved %s", fmtFloats(s.Fractions))
-	case experiments.KindNoise:
-		fmt.Fprintf(&b, ", noise-to-signal ratios %s", fmtFloats(s.NoiseRatios))
+	if kr := reportOf(s); kr != nil {
+		b.WriteString(kr.grid(s))
 	}
 	fmt.Fprintf(&b, "; %d sweeps with a burn-in of %d", m.Sweeps, m.BurnIn)
 	if m.Thin > 1 {
@@ -111,16 +108,9 @@ func whatItShows(s *StudySummary, paper PaperValues) string {
 	if s.Found-s.Failed == 0 {
 		return "No cell has finished successfully yet, so there is nothing to show; the figures and tables appear once records arrive."
 	}
-	var text string
-	switch s.Kind() {
-	case experiments.KindConvergence:
-		text = convergenceFindings(s)
-	case experiments.KindSparsity:
-		text = sparsityFindings(s, paper)
-	case experiments.KindNoise:
-		text = noiseFindings(s)
-	default:
-		text = fmt.Sprintf("The report does not know study kind %q.", s.Kind())
+	text := fmt.Sprintf("The report does not know study kind %q.", s.Kind())
+	if kr := reportOf(s); kr != nil {
+		text = kr.findings(s, paper)
 	}
 	if s.Found-s.Failed < s.Expected {
 		text += fmt.Sprintf(" These statements rest on %d of the %d expected cells; settings with fewer repeats are marked n=found/expected in the tables.",

@@ -29,7 +29,8 @@ type repeatNote struct {
 
 // add files a record under the group. Failed records count but give no
 // numbers.
-func (b *groupBuilder) add(r experiments.Record, kind string) {
+// heldOut says whether the study's cells have a test set.
+func (b *groupBuilder) add(r experiments.Record, heldOut bool) {
 	b.found[r.Cell.Repeat] = true
 	if r.Error != "" {
 		b.failed++
@@ -43,7 +44,7 @@ func (b *groupBuilder) add(r experiments.Record, kind string) {
 	}
 	mt := r.Metrics
 	b.train = append(b.train, mt.TrainMSE)
-	if kind != experiments.KindConvergence {
+	if heldOut {
 		b.test = append(b.test, mt.TestMSE)
 	}
 	// The var(data)/MSE values are omitted (zero) when not computed.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 
@@ -85,4 +86,30 @@ func NoiseFigure(s *StudySummary, pal Palette) (*Figure, error) {
 	f.Legend = legendFor(drawnModels(f.Panels, s.Models), pal, false, true)
 	f.Note = "Points: mean over repeats; bars: ± one standard error. Ratios are evenly spaced categories." + cl.note("Bars")
 	return f, nil
+}
+
+// noiseReport is the report of a noise study: Fig. 4 and its tables.
+type noiseReport struct{}
+
+func (noiseReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
+	f, err := NoiseFigure(s, pal)
+	return f, "fig4-noise.png", err
+}
+
+func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error {
+	err := add("noise.md", "var(data)/MSE against the noisy test values (Fig. 4)",
+		statsCaption+"; higher is better, the highest per row in bold.",
+		func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, false) })
+	if err == nil && s.hasCleanVariant() {
+		err = add("noise-clean.md", "var(data)/MSE against the clean test values (Fig. 4)",
+			statsCaption+"; higher is better, the highest per row in bold.",
+			func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, true) })
+	}
+	return err
+}
+
+func (noiseReport) findings(s *StudySummary, _ PaperValues) string { return noiseFindings(s) }
+
+func (noiseReport) grid(s *StudySummary) string {
+	return fmt.Sprintf(", noise-to-signal ratios %s", fmtFloats(s.NoiseRatios))
 }

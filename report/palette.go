@@ -7,11 +7,9 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-)
 
-// paperModels returns the paper's models in the order the report shows
-// them.
-func paperModels() [5]string { return [...]string{"GEE", "GTT", "GTTN", "GRRN", "NMF"} }
+	"github.com/bnmf-lab/bnmf/bnmf"
+)
 
 // SeriesStyle is how one model is drawn.
 type SeriesStyle struct {
@@ -26,11 +24,12 @@ func (s SeriesStyle) Line(width vg.Length) draw.LineStyle {
 }
 
 // Palette assigns every model a SeriesStyle. The paper's models have fixed
-// styles (NMF grey, as in the paper); other models get further distinct
-// colours in the order of their names. The zero Palette knows only the
-// paper's models.
+// styles (NMF grey, as in the paper); the other registered models
+// (bnmf.Names) get further distinct colours in the registry's order, and
+// models the registry does not know get the colours after those, in the
+// order of their names. The zero Palette knows only the registered models.
 type Palette struct {
-	others []string // models outside the paper's, sorted
+	others []string // models the registry does not know, sorted
 }
 
 // NewPalette returns the palette for a set of model names (duplicates and
@@ -38,7 +37,7 @@ type Palette struct {
 func NewPalette(models []string) Palette {
 	var others []string
 	for _, m := range models {
-		if paperIndex(m) < 0 {
+		if modelIndex(m) < 0 {
 			others = append(others, m)
 		}
 	}
@@ -61,7 +60,8 @@ func (p Palette) Style(model string) SeriesStyle {
 		{color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, nil, draw.CircleGlyph{}},                                                                   // GRRN: red
 		{color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff}, nil, draw.CrossGlyph{}},                                                                    // NMF: grey
 	}
-	if i := paperIndex(model); i >= 0 {
+	i := modelIndex(model)
+	if i >= 0 && i < len(known) {
 		k := known[i]
 		return SeriesStyle{Color: k.c, Dashes: k.dashes, Glyph: k.glyph}
 	}
@@ -73,10 +73,14 @@ func (p Palette) Style(model string) SeriesStyle {
 		{R: 0xbc, G: 0xbd, B: 0x22, A: 0xff}, // olive
 	}
 	glyphs := [...]draw.GlyphDrawer{draw.PlusGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
-	i, ok := slices.BinarySearch(p.others, model)
-	if !ok {
-		return SeriesStyle{Color: color.RGBA{A: 0xff}, Glyph: draw.CircleGlyph{}}
+	if i < 0 {
+		j, ok := slices.BinarySearch(p.others, model)
+		if !ok {
+			return SeriesStyle{Color: color.RGBA{A: 0xff}, Glyph: draw.CircleGlyph{}}
+		}
+		i = len(bnmf.Names()) + j
 	}
+	i -= len(known) // the position among the models without a fixed style
 	s := SeriesStyle{Color: extra[i%len(extra)], Glyph: glyphs[i%len(glyphs)]}
 	if i >= len(extra) { // colours repeat: tell the series apart by dashes
 		s.Dashes = []vg.Length{vg.Points(1 + float64(i/len(extra))), vg.Points(3)}
@@ -84,10 +88,10 @@ func (p Palette) Style(model string) SeriesStyle {
 	return s
 }
 
-// paperIndex returns the position of model among the paper's models
-// (ignoring case), or -1.
-func paperIndex(model string) int {
-	for i, m := range paperModels() {
+// modelIndex returns the position of model in the model registry
+// (bnmf.Names, ignoring case), or -1.
+func modelIndex(model string) int {
+	for i, m := range bnmf.Names() {
 		if strings.EqualFold(m, model) {
 			return i
 		}
@@ -95,10 +99,11 @@ func paperIndex(model string) int {
 	return -1
 }
 
-// compareModels orders the paper's models first, in the paper's order,
-// then the others by name.
+// compareModels orders the registered models first, in the registry's
+// order (the paper's models as the paper presents them, then the
+// baselines), then the others by name.
 func compareModels(a, b string) int {
-	ia, ib := paperIndex(a), paperIndex(b)
+	ia, ib := modelIndex(a), modelIndex(b)
 	switch {
 	case ia >= 0 && ib >= 0:
 		return ia - ib

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -253,4 +255,39 @@ func drawnModels(panels []Panel, models []string) []string {
 		}
 	}
 	return out
+}
+
+// sparsityReport is the report of a sparsity study: Fig. 5, Table 2 and
+// the held-out MSE at every fraction.
+type sparsityReport struct{}
+
+func (sparsityReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
+	f, err := SparsityFigure(s, pal)
+	return f, "fig5-sparsity.png", err
+}
+
+func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder) error {
+	for _, f := range Table2Fractions() {
+		if !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
+			continue
+		}
+		err := add(fmt.Sprintf("table2-%s.md", fmtG(f)),
+			fmt.Sprintf("Table 2: held-out MSE at fraction unobserved %s", fmtG(f)),
+			statsCaption+"; the lowest per row in bold. The \"(paper)\" columns are the paper's Table 2; \"—\" where it gives no value (it has no NMF column and covers MovieLens 100K only).",
+			func(b *bytes.Buffer) error { return WriteHeldOutTable(b, s, f, paper) })
+		if err != nil {
+			return err
+		}
+	}
+	return add("sparsity.md", "Held-out MSE at every fraction unobserved (Fig. 5)",
+		statsCaption+"; the lowest per row in bold.",
+		func(b *bytes.Buffer) error { return WriteSparsityTable(b, s) })
+}
+
+func (sparsityReport) findings(s *StudySummary, paper PaperValues) string {
+	return sparsityFindings(s, paper)
+}
+
+func (sparsityReport) grid(s *StudySummary) string {
+	return fmt.Sprintf(", fractions unobserved %s", fmtFloats(s.Fractions))
 }

@@ -154,12 +154,12 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 					cells = append(cells, c)
 				}
 			}
-			switch {
-			case m.Kind == experiments.KindSparsity && len(m.Fractions) > 0:
+			switch axis, _ := axisOf(m.Kind); {
+			case axis == experiments.FractionAxis && len(m.Fractions) > 0:
 				for _, f := range m.Fractions {
 					add(experiments.Cell{Model: model, Rank: k, Fraction: f})
 				}
-			case m.Kind == experiments.KindNoise && len(m.NoiseRatios) > 0:
+			case axis == experiments.NoiseRatioAxis && len(m.NoiseRatios) > 0:
 				for _, nr := range m.NoiseRatios {
 					add(experiments.Cell{Model: model, Rank: k, NoiseRatio: nr})
 				}
@@ -218,6 +218,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	records, warns := acceptRecords(st, expected)
 	ss.Warnings = append(ss.Warnings, warns...)
 
+	axis, heldOut := axisOf(m.Kind)
 	byKey := make(map[Key]*groupBuilder)
 	get := func(k Key) *groupBuilder {
 		b, ok := byKey[k]
@@ -232,7 +233,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 		b.expected = append(b.expected, c.Repeat)
 	}
 	for _, r := range records {
-		get(keyOf(r.Cell)).add(r, m.Kind)
+		get(keyOf(r.Cell)).add(r, heldOut)
 		ss.Found++
 		ss.WallSeconds += r.WallSeconds
 		if r.Error != "" {
@@ -253,10 +254,10 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	for k, b := range byKey {
 		ss.Models = append(ss.Models, k.Model)
 		ss.Ranks = append(ss.Ranks, k.Rank)
-		if m.Kind == experiments.KindSparsity {
+		switch axis {
+		case experiments.FractionAxis:
 			ss.Fractions = append(ss.Fractions, k.Fraction)
-		}
-		if m.Kind == experiments.KindNoise {
+		case experiments.NoiseRatioAxis:
 			ss.NoiseRatios = append(ss.NoiseRatios, k.NoiseRatio)
 		}
 		ss.Groups = append(ss.Groups, b.build())

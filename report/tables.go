@@ -251,5 +251,6 @@ func WriteWarnings(w io.Writer, s *StudySummary) error {
 // hasCleanVariant reports whether any group of a noise study carries
 // var(data)/MSE against the clean test values.
 func (s *StudySummary) hasCleanVariant() bool {
-	return s.Kind() == experiments.KindNoise && slices.ContainsFunc(s.Groups, func(g Group) bool { return g.VarOverMSEClean.N > 0 })
+	axis, _ := axisOf(s.Kind())
+	return axis == experiments.NoiseRatioAxis && slices.ContainsFunc(s.Groups, func(g Group) bool { return g.VarOverMSEClean.N > 0 })
 }

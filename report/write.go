@@ -114,9 +114,8 @@ func writeStudy(s *StudySummary, pal Palette, paper PaperValues) (*studyOutput, 
 			return out, fmt.Errorf("report: %w", err)
 		}
 	}
-	build, name := figureFor(s.Kind())
-	if build != nil {
-		f, err := build(s, pal)
+	if kr := reportOf(s); kr != nil {
+		f, name, err := kr.figure(s, pal)
 		switch {
 		case errors.Is(err, ErrNoData):
 			out.caption = "not drawn: no cell has finished successfully yet"
@@ -153,19 +152,6 @@ func writeStudy(s *StudySummary, pal Palette, paper PaperValues) (*studyOutput, 
 	}
 	out.written = append(out.written, out.csv)
 	return out, nil
-}
-
-// figureFor returns the figure constructor and file name of a study kind.
-func figureFor(kind string) (func(*StudySummary, Palette) (*Figure, error), string) {
-	switch kind {
-	case experiments.KindConvergence:
-		return ConvergenceFigure, "fig2-convergence.png"
-	case experiments.KindSparsity:
-		return SparsityFigure, "fig5-sparsity.png"
-	case experiments.KindNoise:
-		return NoiseFigure, "fig4-noise.png"
-	}
-	return nil, ""
 }
 
 // relLink returns path relative to root with forward slashes, for a

@@ -1,0 +1,240 @@
+package bnmf
+
+import (
+	"encoding"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+)
+
+// Specs lists every model this package implements, in the order reports
+// show them: the paper's models first, as the paper presents them, then
+// the baselines. It is the one place a model is registered: Names, ByName,
+// the hyperparameter keys a study config accepts, the default list of a
+// study's models and the report's order all derive from it. A new model
+// is a file that defines its type and its Spec, plus its line here.
+func Specs() []Spec {
+	return []Spec{
+		geeSpec(),
+		gttSpec(),
+		gttnSpec(),
+		grrnSpec(),
+		nmfSpec(),
+	}
+}
+
+// Spec describes one model to code that configures models by name.
+type Spec struct {
+	// Name is the model's name, as Model.Name returns it.
+	Name string
+	// Zero is the model with every hyperparameter at its default.
+	Zero Model
+	// Params lists the hyperparameters a study config may set, in the
+	// order config hashes encode them.
+	Params []Param
+	// Default reports whether a study that lists no models runs this one.
+	// The paper's five models are the default; models added later are
+	// not, so that the hash and the cells of a config that lists no
+	// models stay what they were.
+	Default bool
+	// Nonnegative reports whether the model needs nonnegative training
+	// values (NMF's multiplicative updates do).
+	Nonnegative bool
+	// Doc is a one-line description for help texts.
+	Doc string
+}
+
+// Support is the set of values a hyperparameter may take.
+type Support int
+
+const (
+	// Real is any finite number.
+	Real Support = iota
+	// Positive is any finite number above zero.
+	Positive
+	// Choice is one of the names a Param lists in Choices.
+	Choice
+)
+
+// Param describes one hyperparameter of a model.
+type Param struct {
+	// Key is the hyperparameter's key in a study config, in snake_case,
+	// such as "alpha_sigma".
+	Key string
+	// Field names the model struct's field that holds it, such as
+	// "AlphaSigma" (found through embedded structs). Config hashes use it
+	// as the hyperparameter's name.
+	Field string
+	// Support is the set of values it may take. A Choice field's type
+	// implements encoding.TextUnmarshaler.
+	Support Support
+	// Choices lists the names a Choice hyperparameter accepts.
+	Choices []string
+	// Default describes the value that the field's zero value means.
+	Default string
+	// Doc says what it is.
+	Doc string
+}
+
+// ParamError is the error Spec.Configure returns for one hyperparameter.
+type ParamError struct {
+	// Key is the hyperparameter's config key.
+	Key string
+	// Msg says what is wrong with its value.
+	Msg string
+}
+
+func (e *ParamError) Error() string { return e.Key + ": " + e.Msg }
+
+// Names lists the names of the models this package implements, in the
+// order of Specs.
+func Names() []string {
+	specs := Specs()
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// DefaultNames lists the models a study runs when its config lists none,
+// in the order of Specs.
+func DefaultNames() []string {
+	var names []string
+	for _, s := range Specs() {
+		if s.Default {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// Lookup returns the Spec of the model with the given name, or false when
+// there is none.
+func Lookup(name string) (Spec, bool) {
+	for _, s := range Specs() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// ByName returns the model with the given name (as returned by Names) and
+// default hyperparameters, or false when there is none.
+func ByName(name string) (Model, bool) {
+	s, ok := Lookup(name)
+	return s.Zero, ok
+}
+
+// Param returns the hyperparameter with the given config key, or false
+// when the model has none.
+func (s Spec) Param(key string) (Param, bool) {
+	i := slices.IndexFunc(s.Params, func(p Param) bool { return p.Key == key })
+	if i < 0 {
+		return Param{}, false
+	}
+	return s.Params[i], true
+}
+
+// ModelsWithParam lists the models that have a hyperparameter with the
+// given config key, in the order of Specs.
+func ModelsWithParam(key string) []string {
+	var names []string
+	for _, s := range Specs() {
+		if _, ok := s.Param(key); ok {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// Configure returns the model with the hyperparameters in values set and
+// the others at their defaults. A key of values is a Param's Key; its
+// value is a float64 (or int) for a number and a string for a Choice. An
+// unknown key, a value of the wrong type or outside the hyperparameter's
+// support is a *ParamError.
+//
+// It panics with a "bnmf: ..." message if the Spec's Zero has no field a
+// Param names, a mistake in the Spec.
+func (s Spec) Configure(values map[string]any) (Model, error) {
+	zero := reflect.ValueOf(s.Zero)
+	m := reflect.New(zero.Type()).Elem()
+	m.Set(zero)
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the first error found does not depend on map order
+	for _, key := range keys {
+		p, ok := s.Param(key)
+		if !ok {
+			return nil, &ParamError{Key: key, Msg: fmt.Sprintf("%s has no hyperparameter %s", s.Name, key)}
+		}
+		f := m.FieldByName(p.Field)
+		if !f.IsValid() {
+			panic(fmt.Sprintf("bnmf: model %s has no field %s for hyperparameter %s", s.Name, p.Field, key))
+		}
+		if err := p.set(f, values[key]); err != nil {
+			return nil, err
+		}
+	}
+	return m.Interface().(Model), nil
+}
+
+// set stores v in the field f after checking it against the support.
+func (p Param) set(f reflect.Value, v any) error {
+	bad := func(format string, args ...any) error {
+		return &ParamError{Key: p.Key, Msg: fmt.Sprintf(format, args...)}
+	}
+	if p.Support == Choice {
+		str, ok := v.(string)
+		if !ok {
+			return bad("got %s, want one of %q", describe(v), p.Choices)
+		}
+		if !slices.Contains(p.Choices, str) {
+			return bad("unknown %s %q; want one of %q", p.Key, str, p.Choices)
+		}
+		u, ok := f.Addr().Interface().(encoding.TextUnmarshaler)
+		if !ok {
+			panic(fmt.Sprintf("bnmf: field %s of a choice hyperparameter does not implement encoding.TextUnmarshaler", p.Field))
+		}
+		if err := u.UnmarshalText([]byte(str)); err != nil {
+			return bad("%v", err)
+		}
+		return nil
+	}
+	var x float64
+	switch n := v.(type) {
+	case float64:
+		x = n
+	case int:
+		x = float64(n)
+	default:
+		return bad("got %s, want a number", describe(v))
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return bad("%v is not a finite number", x)
+	}
+	if p.Support == Positive && x <= 0 {
+		return bad("%v must be positive", x)
+	}
+	f.SetFloat(x)
+	return nil
+}
+
+// describe names the type of a config value for an error.
+func describe(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "no value"
+	case string:
+		return fmt.Sprintf("a string %q", v)
+	case bool:
+		return fmt.Sprintf("a boolean %v", v)
+	case int, float64:
+		return fmt.Sprintf("a number %v", v)
+	}
+	return fmt.Sprintf("a %T", v)
+}

@@ -1,0 +1,56 @@
+package experiments
+
+import (
+	"fmt"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+)
+
+// KindConvergence names the convergence study: every model trains on all
+// observed entries, and the train MSE is followed sweep by sweep (the
+// paper's Fig. 2). It varies nothing besides model, rank and repeat.
+const KindConvergence = "convergence"
+
+type convergenceKind struct{}
+
+func (convergenceKind) Name() string  { return KindConvergence }
+func (convergenceKind) Axis() Axis    { return NoAxis }
+func (convergenceKind) HeldOut() bool { return false }
+
+func (convergenceKind) validate(c *Config) error {
+	if len(c.Fractions) > 0 {
+		return c.errorf("fractions", "fractions apply only to sparsity studies")
+	}
+	if len(c.NoiseRatios) > 0 {
+		return c.errorf("noise_ratios", "noise ratios apply only to noise studies")
+	}
+	if _, set := c.lines["noise_holdout"]; set {
+		return c.errorf("noise_holdout", "noise_holdout applies only to noise studies")
+	}
+	if _, set := c.lines["coverage"]; set {
+		return c.errorf("coverage", "a convergence study trains on every entry and has no split")
+	}
+	return nil
+}
+
+func (convergenceKind) hashed(h *hashed) {
+	h.NoiseHoldout = 0
+	h.Coverage = ""
+}
+
+func (convergenceKind) grid(*Config) []float64 { return nil }
+
+func (convergenceKind) prepare(p *Plan) (cellSource, error) {
+	full, err := p.data.Matrix()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Config.file, err)
+	}
+	return convergenceCells{full}, nil
+}
+
+// convergenceCells gives every cell all observed entries to train on.
+type convergenceCells struct{ full *bnmf.Matrix }
+
+func (s convergenceCells) cellData(Cell) (cellData, error) { return cellData{train: s.full}, nil }
+
+func (convergenceCells) describe(*Manifest) {}

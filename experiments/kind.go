@@ -1,0 +1,117 @@
+package experiments
+
+import (
+	"slices"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+)
+
+// Kinds lists the kinds of study, mirroring the paper's Section 5. It is
+// the one place a kind is registered; configs, records and reports look a
+// kind up by its name here. A new kind is a file that implements Kind,
+// plus its line here (and its report in package report).
+func Kinds() []Kind {
+	return []Kind{convergenceKind{}, sparsityKind{}, noiseKind{}}
+}
+
+// KindByName returns the kind with the given name, or false when there is
+// none.
+func KindByName(name string) (Kind, bool) {
+	i := slices.IndexFunc(Kinds(), func(k Kind) bool { return k.Name() == name })
+	if i < 0 {
+		return nil, false
+	}
+	return Kinds()[i], true
+}
+
+// KindNames lists the names of the kinds, in the order of Kinds.
+func KindNames() []string {
+	var names []string
+	for _, k := range Kinds() {
+		names = append(names, k.Name())
+	}
+	return names
+}
+
+// Axis is the setting that a kind of study varies besides the model, the
+// rank and the repeat.
+type Axis int
+
+const (
+	// NoAxis: the kind varies nothing else (a convergence study).
+	NoAxis Axis = iota
+	// FractionAxis: the kind varies Cell.Fraction, the fraction
+	// unobserved.
+	FractionAxis
+	// NoiseRatioAxis: the kind varies Cell.NoiseRatio, the
+	// noise-to-signal variance ratio.
+	NoiseRatioAxis
+)
+
+// Value returns the cell's value on axis a (0 for NoAxis).
+func (c Cell) Value(a Axis) float64 {
+	switch a {
+	case FractionAxis:
+		return c.Fraction
+	case NoiseRatioAxis:
+		return c.NoiseRatio
+	}
+	return 0
+}
+
+// with returns c with its value on axis a set to v.
+func (c Cell) with(a Axis, v float64) Cell {
+	switch a {
+	case FractionAxis:
+		c.Fraction = v
+	case NoiseRatioAxis:
+		c.NoiseRatio = v
+	}
+	return c
+}
+
+// Kind is a kind of study: what it varies, which settings its config
+// takes, what data each cell trains and is scored on, and what its records
+// and manifest carry.
+type Kind interface {
+	// Name is the kind's name in configs, records and manifests.
+	Name() string
+	// Axis is the setting the kind varies.
+	Axis() Axis
+	// HeldOut reports whether its cells are scored on held-out entries.
+	HeldOut() bool
+
+	// validate checks the settings of c that depend on the kind (the
+	// fractions, noise ratios, holdout and coverage).
+	validate(c *Config) error
+	// hashed clears the settings of h that the kind does not use, so
+	// that they do not change its hash.
+	hashed(h *hashed)
+	// grid returns the values of c on the kind's axis (nil for NoAxis).
+	grid(c *Config) []float64
+	// prepare checks what needs the data and returns what makes the
+	// cells' data.
+	prepare(p *Plan) (cellSource, error)
+}
+
+// cellSource makes the data of a prepared study's cells.
+type cellSource interface {
+	// cellData draws the training and test entries of a cell.
+	cellData(c Cell) (cellData, error)
+	// describe fills the kind's fields of the study's manifest.
+	describe(m *Manifest)
+}
+
+// cellData is what one cell trains and is scored on.
+type cellData struct {
+	train *bnmf.Matrix
+	test  []bnmf.Entry
+	// Noise studies only: clean holds the noise-free values of the test
+	// entries; dataVariance and cleanVariance are the population
+	// variances of the noisy and of the clean training values (noisy
+	// before any clipping); clipped counts the training values that were
+	// negative and clipped at 0 for NMF.
+	clean                       []float64
+	dataVariance, cleanVariance float64
+	clipped                     int
+}
