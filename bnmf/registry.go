@@ -21,6 +21,7 @@ func Specs() []Spec {
 		gttnSpec(),
 		grrnSpec(),
 		nmfSpec(),
+		columnMeanSpec(),
 	}
 }
 
