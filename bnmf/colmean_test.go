@@ -10,11 +10,11 @@ import (
 // TestColumnMean checks the baseline against means computed by hand on a
 // 3 x 3 matrix whose last column has no training entry.
 func TestColumnMean(t *testing.T) {
-	train, err := NewMatrix(3, 3, []Entry{{0, 0, 1}, {1, 0, 3}, {2, 0, 5}, {0, 1, 4}, {2, 1, 8}})
+	train, err := NewMatrix(3, 3, []Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 0, Value: 3}, {Row: 2, Col: 0, Value: 5}, {Row: 0, Col: 1, Value: 4}, {Row: 2, Col: 1, Value: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	test := []Entry{{1, 1, 2}, {0, 2, 1}, {1, 0, 4}}
+	test := []Entry{{Row: 1, Col: 1, Value: 2}, {Row: 0, Col: 2, Value: 1}, {Row: 1, Col: 0, Value: 4}}
 	res, err := Run(context.Background(), ColumnMean{}, train, Settings{Rank: 2, Sweeps: 3, Seed: 1, Test: test})
 	if err != nil {
 		t.Fatal(err)

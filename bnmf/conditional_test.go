@@ -54,8 +54,8 @@ const condK = 2
 func newCondFixture(t *testing.T) *condFixture {
 	t.Helper()
 	entries := []Entry{
-		{0, 0, 1.3}, {0, 1, 0.4}, {0, 3, 2.1},
-		{1, 0, -4.0}, {1, 2, -3.5}, {1, 3, -4.2},
+		{Row: 0, Col: 0, Value: 1.3}, {Row: 0, Col: 1, Value: 0.4}, {Row: 0, Col: 3, Value: 2.1},
+		{Row: 1, Col: 0, Value: -4.0}, {Row: 1, Col: 2, Value: -3.5}, {Row: 1, Col: 3, Value: -4.2},
 	}
 	data, err := NewMatrix(3, 4, entries)
 	if err != nil {

@@ -81,10 +81,11 @@ func (s *factorSide) gather(g []float64, lo, hi, k int) {
 // newSides returns W (with the rows of A) and Z (with its columns), with
 // priors pw and pz, each bound to update, the chain's update of one line.
 func (f *factorization) newSides(pw, pz prior, update func(*factorSide, *worker, int) error) *[2]factorSide {
-	d := f.data
+	rowStart, rowCol, _ := f.data.RowStorage()
+	colStart, colRow, colPos := f.data.ColStorage()
 	sides := &[2]factorSide{
-		{name: "W", x: f.w, other: f.zt, start: d.rowStart, index: d.rowCol, prior: pw},
-		{name: "Z", x: f.zt, other: f.w, start: d.colStart, index: d.colRow, pos: d.colPos, prior: pz},
+		{name: "W", x: f.w, other: f.zt, start: rowStart, index: rowCol, prior: pw},
+		{name: "Z", x: f.zt, other: f.w, start: colStart, index: colRow, pos: colPos, prior: pz},
 	}
 	for s := range sides {
 		side := &sides[s]
@@ -99,7 +100,8 @@ func (f *factorization) newSides(pw, pz prior, update func(*factorSide, *worker,
 func (f *factorization) residualsOfRow(_ *worker, i int) error {
 	k := f.k
 	cols, vals := f.data.Row(i)
-	lo := f.data.rowStart[i]
+	start, _, _ := f.data.RowStorage()
+	lo := start[i]
 	wi := f.w[i*k : (i+1)*k]
 	var ss float64
 	for q, j := range cols {

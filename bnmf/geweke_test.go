@@ -54,7 +54,7 @@ const (
 )
 
 // gewekeObserved lists the observed entries of the 3 x 3 matrix in
-// row-major order, the order of Matrix.rowVal: (1, 1) and (2, 0) are
+// row-major order, the order of Matrix.RowStorage: (1, 1) and (2, 0) are
 // unobserved.
 func gewekeObserved() [][2]int {
 	return [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 1}, {2, 2}}
@@ -135,11 +135,7 @@ func gewekeWrite(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep in
 
 func gewekeWriteData(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep int) {
 	t.Helper()
-	m := c.data
-	copy(m.rowVal, st.a)
-	for q, pos := range m.colPos {
-		m.colVal[q] = m.rowVal[pos]
-	}
+	c.data = c.data.WithValues(st.a)
 	if err := c.recomputeResiduals(p, sweep); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +155,8 @@ func gewekeRead(c *gibbsChain, st *gewekeState) {
 		}
 	}
 	st.sigma2 = c.sigma2
-	copy(st.a, c.data.rowVal)
+	_, _, values := c.data.RowStorage()
+	copy(st.a, values)
 }
 
 // gewekeSuccessive runs the successive-conditional simulator for n sweeps

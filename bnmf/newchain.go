@@ -131,9 +131,10 @@ func (g NMF) newChain(train *Matrix, k int) (chain, error) {
 	}
 	// Multiplicative updates keep factors nonnegative only for
 	// nonnegative data.
-	for i, v := range train.rowVal {
+	_, _, values := train.RowStorage()
+	for i, v := range values {
 		if v < 0 {
-			e := train.entryAt(i)
+			e := train.EntryAt(i)
 			return nil, fmt.Errorf("bnmf: NMF needs nonnegative data; entry (%d, %d) is %v", e.Row, e.Col, v)
 		}
 	}

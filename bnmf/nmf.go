@@ -79,9 +79,10 @@ func (c *nmfChain) updateLine(side *factorSide, wk *worker, i int) error {
 	num, den := wk.scratch[:k], wk.scratch[k:2*k]
 	clear(num)
 	clear(den)
+	_, _, values := c.data.RowStorage()
 	for q := lo; q < hi; q++ {
 		e := side.entry(q)
-		a := c.data.rowVal[e]
+		a := values[e]
 		pred := a - c.resid[e]
 		o := side.other[int(side.index[q])*k : (int(side.index[q])+1)*k]
 		switch c.objective {

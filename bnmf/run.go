@@ -105,12 +105,12 @@ func emptyLineWarnings(train *Matrix, point bool) []string {
 	m, n := train.Dims()
 	var rows, cols int
 	for i := range m {
-		if train.rowStart[i+1] == train.rowStart[i] {
+		if cols, _ := train.Row(i); len(cols) == 0 {
 			rows++
 		}
 	}
 	for j := range n {
-		if train.colStart[j+1] == train.colStart[j] {
+		if rows, _ := train.Col(j); len(rows) == 0 {
 			cols++
 		}
 	}

@@ -194,7 +194,7 @@ func TestRunErrors(t *testing.T) {
 		{"tau-underflow", GTTN{A: 1e-5}, Settings{Rank: 2},
 			"GTTN initialisation: bnmf: initial W[0][0] is NaN: non-finite value"},
 	}
-	negative, err := NewMatrix(2, 3, []Entry{{0, 0, 1}, {1, 2, -0.5}, {0, 2, 2}})
+	negative, err := NewMatrix(2, 3, []Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 2, Value: -0.5}, {Row: 0, Col: 2, Value: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

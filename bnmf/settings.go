@@ -1,10 +1,11 @@
 package bnmf
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // Settings configures Run. Zero values mean the documented defaults.
@@ -109,5 +110,5 @@ func (s Settings) resolved() (Settings, error) {
 
 // ErrNonFinite is wrapped by the error Run returns when a non-finite value,
 // or a hyperparameter outside its support, would enter the state of a
-// chain.
-var ErrNonFinite = errors.New("non-finite value")
+// chain. It is sparse.ErrNonFinite, which the dataset loaders wrap too.
+var ErrNonFinite = sparse.ErrNonFinite

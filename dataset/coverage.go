@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // Coverage says which rows and columns a training set must reach: each of
@@ -132,7 +132,7 @@ func minimumCover(r *Ratings, order []int, c Coverage) []int {
 // unmatched, that vertex's first edge in order. Its size is
 // rows + cols - (size of the matching) (Gallai 1959). Every row and column
 // must have an edge.
-func edgeCover(rows, cols int, entries []bnmf.Entry, order []int) []int {
+func edgeCover(rows, cols int, entries []sparse.Entry, order []int) []int {
 	// Adjacency of each row, edges in the given order.
 	start := make([]int, rows+1)
 	for _, e := range entries {
@@ -195,7 +195,7 @@ func edgeCover(rows, cols int, entries []bnmf.Entry, order []int) []int {
 // the matched entry of each row, colMatch the matched row of each column,
 // -1 when unmatched.
 type matcher struct {
-	entries            []bnmf.Entry
+	entries            []sparse.Entry
 	start, adj         []int
 	rowMatch, colMatch []int
 	dist               []int

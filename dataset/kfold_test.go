@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 func TestKFold(t *testing.T) {
@@ -20,7 +20,7 @@ func TestKFold(t *testing.T) {
 			if len(folds) != k {
 				t.Fatalf("%v: %d folds, want %d", cov, len(folds), k)
 			}
-			tests := make([][]bnmf.Entry, 0, k)
+			tests := make([][]sparse.Entry, 0, k)
 			held := 0
 			for f, fold := range folds {
 				checkPartition(t, r, fold.Train, fold.Test)
@@ -56,11 +56,11 @@ func TestKFold(t *testing.T) {
 // TestKFoldSingleEntryColumn checks that an entry alone in its column is
 // never tested under column coverage but is under none.
 func TestKFoldSingleEntryColumn(t *testing.T) {
-	r := &Ratings{Name: "toy", Rows: 2, Cols: 3, Entries: []bnmf.Entry{
+	r := &Ratings{Name: "toy", Rows: 2, Cols: 3, Entries: []sparse.Entry{
 		{Row: 0, Col: 0, Value: 1}, {Row: 0, Col: 1, Value: 2}, {Row: 0, Col: 2, Value: 9},
 		{Row: 1, Col: 0, Value: 3}, {Row: 1, Col: 1, Value: 4},
 	}}
-	lone := bnmf.Entry{Row: 0, Col: 2, Value: 9}
+	lone := sparse.Entry{Row: 0, Col: 2, Value: 9}
 	for s := range uint64(20) {
 		for _, cov := range []Coverage{CoverageNone, CoverageColumns} {
 			folds, err := KFold(r, 2, cov, rand.NewPCG(s, 1))
@@ -100,7 +100,7 @@ func TestKFoldDeterministic(t *testing.T) {
 }
 
 func TestKFoldErrors(t *testing.T) {
-	r := &Ratings{Name: "toy", Rows: 2, Cols: 3, Entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 1, Value: 2}}}
+	r := &Ratings{Name: "toy", Rows: 2, Cols: 3, Entries: []sparse.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 1, Value: 2}}}
 	tests := []struct {
 		name string
 		k    int

@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // AddNoise returns a copy of entries with Gaussian noise added to every
@@ -19,14 +19,14 @@ import (
 //
 // AddNoise returns an error, naming the problem, if src is nil or ratio
 // is negative or not finite.
-func AddNoise(entries []bnmf.Entry, ratio float64, src rand.Source) ([]bnmf.Entry, error) {
+func AddNoise(entries []sparse.Entry, ratio float64, src rand.Source) ([]sparse.Entry, error) {
 	if src == nil {
 		return nil, errNilSource
 	}
 	if !(ratio >= 0) || math.IsInf(ratio, 1) {
 		return nil, fmt.Errorf("dataset: noise-to-signal ratio %v must be nonnegative and finite", ratio)
 	}
-	out := make([]bnmf.Entry, len(entries))
+	out := make([]sparse.Entry, len(entries))
 	copy(out, entries)
 	if ratio == 0 || len(entries) == 0 {
 		return out, nil
@@ -41,7 +41,7 @@ func AddNoise(entries []bnmf.Entry, ratio float64, src rand.Source) ([]bnmf.Entr
 
 // Variance returns the population variance (divisor len(entries)) of the
 // values of entries, computed in two passes; it is 0 for none.
-func Variance(entries []bnmf.Entry) float64 {
+func Variance(entries []sparse.Entry) float64 {
 	if len(entries) == 0 {
 		return 0
 	}

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // starEntries returns n entries whose values cycle through 1 to 5 stars:
 // mean 3, population variance 2 when n is a multiple of 5.
-func starEntries(n int) []bnmf.Entry {
-	e := make([]bnmf.Entry, n)
+func starEntries(n int) []sparse.Entry {
+	e := make([]sparse.Entry, n)
 	for i := range e {
-		e[i] = bnmf.Entry{Row: i / 100, Col: i % 100, Value: float64(i%5 + 1)}
+		e[i] = sparse.Entry{Row: i / 100, Col: i % 100, Value: float64(i%5 + 1)}
 	}
 	return e
 }
@@ -91,7 +91,7 @@ func TestAddNoiseErrors(t *testing.T) {
 }
 
 // mustAddNoise calls AddNoise and fails the test on an error.
-func mustAddNoise(t *testing.T, entries []bnmf.Entry, ratio float64, src rand.Source) []bnmf.Entry {
+func mustAddNoise(t *testing.T, entries []sparse.Entry, ratio float64, src rand.Source) []sparse.Entry {
 	t.Helper()
 	out, err := AddNoise(entries, ratio, src)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // Errors that a ParseError may wrap, for use with errors.Is.
@@ -23,7 +25,8 @@ var (
 	// factorisation cannot fit.
 	ErrNegative = errors.New("negative value")
 	// ErrNonFinite means a value is NaN or infinite.
-	ErrNonFinite = errors.New("non-finite value")
+	// It is sparse.ErrNonFinite, which the samplers wrap too.
+	ErrNonFinite = sparse.ErrNonFinite
 )
 
 // ParseError reports a problem in an input file. Line counts from 1; it is

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // loaderCase is a small file and what loading it must give: either the
@@ -20,7 +20,7 @@ type loaderCase struct {
 	content string
 
 	rowIDs, colIDs []string
-	entries        []bnmf.Entry
+	entries        []sparse.Entry
 
 	errLine  int
 	errField string
@@ -33,7 +33,7 @@ func loaderCases() []loaderCase {
 	udata := []string{"1\t10\t5\t881250949", "2\t10\t3\t891717742", "10\t2\t4\t878887116"}
 	ids3 := []string{"1", "2", "10"}
 	cols2 := []string{"2", "10"}
-	entries3 := []bnmf.Entry{{Row: 0, Col: 1, Value: 5}, {Row: 1, Col: 1, Value: 3}, {Row: 2, Col: 0, Value: 4}}
+	entries3 := []sparse.Entry{{Row: 0, Col: 1, Value: 5}, {Row: 1, Col: 1, Value: 3}, {Row: 2, Col: 0, Value: 4}}
 	lines := func(sep string, ls ...string) string { return strings.Join(ls, sep) }
 	return []loaderCase{
 		{name: "u.data/LF", format: "movielens-100k", content: lines("\n", udata...) + "\n",
@@ -65,7 +65,7 @@ func loaderCases() []loaderCase {
 		{name: "ratings.dat/single colon", format: "movielens-1m", content: "1:10:5\n", errLine: 1},
 		{name: "ratings.dat/half star in 1M", format: "movielens-1m", content: "1::10::4.5\n", errLine: 1, errField: "rating"},
 		{name: "ratings.dat/half stars in 10M", format: "movielens-10m", file: "ratings.dat", content: "1::10::4.5::1\n2::10::0.5::1\n",
-			rowIDs: []string{"1", "2"}, colIDs: []string{"10"}, entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 4.5}, {Row: 1, Col: 0, Value: 0.5}}},
+			rowIDs: []string{"1", "2"}, colIDs: []string{"10"}, entries: []sparse.Entry{{Row: 0, Col: 0, Value: 4.5}, {Row: 1, Col: 0, Value: 0.5}}},
 		{name: "ratings.dat/quarter star", format: "movielens-10m", file: "ratings.dat", content: "1::10::4.25::1\n", errLine: 1, errField: "rating"},
 		{name: "ratings.dat/zero stars", format: "movielens-10m", file: "ratings.dat", content: "1::10::0::1\n", errLine: 1, errField: "rating"},
 		{name: "ratings.dat/duplicate", format: "movielens-1m", content: "1::10::5\n1::10::3\n", errLine: 2, errIs: ErrDuplicate},
@@ -76,7 +76,7 @@ func loaderCases() []loaderCase {
 			rowIDs:  ids3, colIDs: cols2, entries: entries3},
 		{name: "ratings.csv/half stars", format: "movielens-latest-small", file: "ratings.csv",
 			content: "userId,movieId,rating,timestamp\n1,10,3.5,1",
-			rowIDs:  []string{"1"}, colIDs: []string{"10"}, entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 3.5}}},
+			rowIDs:  []string{"1"}, colIDs: []string{"10"}, entries: []sparse.Entry{{Row: 0, Col: 0, Value: 3.5}}},
 		{name: "ratings.csv/no header", format: "movielens-25m", file: "ratings.csv", content: "1,10,3.5,1\n", errLine: 1},
 		{name: "ratings.csv/header only", format: "movielens-25m", file: "ratings.csv", content: "userId,movieId,rating,timestamp\n", errIs: ErrNoRatings},
 		{name: "ratings.csv/missing timestamp", format: "movielens-25m", file: "ratings.csv", content: "userId,movieId,rating,timestamp\n1,10,3.5\n", errLine: 2},
@@ -89,17 +89,17 @@ func tripletCases() []loaderCase {
 	return []loaderCase{
 		{name: "triplets/csv header", format: "triplets", content: "user,item,rating\nu2,a,1.5\n20,a,0\nu10,b,2\n3,b,1e3\n",
 			rowIDs: mixed, colIDs: []string{"a", "b"},
-			entries: []bnmf.Entry{{Row: 0, Col: 1, Value: 1000}, {Row: 1, Col: 0, Value: 0}, {Row: 2, Col: 1, Value: 2}, {Row: 3, Col: 0, Value: 1.5}}},
+			entries: []sparse.Entry{{Row: 0, Col: 1, Value: 1000}, {Row: 1, Col: 0, Value: 0}, {Row: 2, Col: 1, Value: 2}, {Row: 3, Col: 0, Value: 1.5}}},
 		{name: "triplets/tsv CRLF blank lines", format: "triplets", content: "\r\n1\t2\t0.25\r\n\r\n2\t1\t7\r\n",
 			rowIDs: []string{"1", "2"}, colIDs: []string{"1", "2"},
-			entries: []bnmf.Entry{{Row: 0, Col: 1, Value: 0.25}, {Row: 1, Col: 0, Value: 7}}},
+			entries: []sparse.Entry{{Row: 0, Col: 1, Value: 0.25}, {Row: 1, Col: 0, Value: 7}}},
 		{name: "triplets/spaces no newline", format: "triplets", content: "a  x   1\n c \"y\" 2",
 			rowIDs: []string{"a", "c"}, colIDs: []string{"x", "y"},
-			entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 1, Value: 2}}},
+			entries: []sparse.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 1, Value: 2}}},
 		{name: "triplets/spaces inside quotes", format: "triplets", content: `"a b" x 1` + "\n", errLine: 1},
 		{name: "triplets/quoted csv", format: "triplets", content: `"a b", "x", 1` + "\n" + `c,y,2`,
 			rowIDs: []string{"a b", "c"}, colIDs: []string{"x", "y"},
-			entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 1, Value: 2}}},
+			entries: []sparse.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 1, Col: 1, Value: 2}}},
 		{name: "triplets/bad value", format: "triplets", content: "1,2,3\n1,3,three\n", errLine: 2, errField: "value"},
 		{name: "triplets/four fields", format: "triplets", content: "1,2,3,4\n", errLine: 1},
 		{name: "triplets/two fields", format: "triplets", content: "1,2,3\n1,3\n", errLine: 2},
@@ -114,9 +114,9 @@ func tripletCases() []loaderCase {
 		{name: "mtx/ok", format: "matrix-market",
 			content: "%%MatrixMarket matrix coordinate real general\r\n% a comment\r\n\r\n3 4 2\r\n1 4 2.5\r\n3 1 1",
 			rowIDs:  []string{"1", "2", "3"}, colIDs: []string{"1", "2", "3", "4"},
-			entries: []bnmf.Entry{{Row: 0, Col: 3, Value: 2.5}, {Row: 2, Col: 0, Value: 1}}},
+			entries: []sparse.Entry{{Row: 0, Col: 3, Value: 2.5}, {Row: 2, Col: 0, Value: 1}}},
 		{name: "mtx/integer upper case", format: "matrix-market", content: "%%MatrixMarket MATRIX Coordinate INTEGER General\n1 1 1\n1 1 4\n",
-			rowIDs: []string{"1"}, colIDs: []string{"1"}, entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 4}}},
+			rowIDs: []string{"1"}, colIDs: []string{"1"}, entries: []sparse.Entry{{Row: 0, Col: 0, Value: 4}}},
 		{name: "mtx/banner", format: "matrix-market", content: "1 1 1\n1 1 4\n", errLine: 1},
 		{name: "mtx/pattern", format: "matrix-market", content: "%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n", errLine: 1, errField: "value type"},
 		{name: "mtx/symmetric", format: "matrix-market", content: "%%MatrixMarket matrix coordinate real symmetric\n1 1 1\n1 1 4\n", errLine: 1, errField: "symmetry"},

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // Ratings is a cleaned, indexed matrix of observed ratings.
@@ -16,7 +16,7 @@ type Ratings struct {
 	Rows, Cols int
 	// Entries holds the observed ratings with zero-based indices, sorted by
 	// row and then column.
-	Entries []bnmf.Entry
+	Entries []sparse.Entry
 	// RowIDs and ColIDs map indices to the identifiers in the source: row i
 	// is RowIDs[i]. Indices follow the sorted identifiers (see Open).
 	RowIDs, ColIDs []string
@@ -32,9 +32,9 @@ func (r *Ratings) FractionObserved() float64 {
 	return float64(len(r.Entries)) / (float64(r.Rows) * float64(r.Cols))
 }
 
-// Matrix returns the ratings as a sparse bnmf.Matrix.
-func (r *Ratings) Matrix() (*bnmf.Matrix, error) {
-	m, err := bnmf.NewMatrix(r.Rows, r.Cols, r.Entries)
+// Matrix returns the ratings as a sparse sparse.Matrix.
+func (r *Ratings) Matrix() (*sparse.Matrix, error) {
+	m, err := sparse.NewMatrix(r.Rows, r.Cols, r.Entries)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", r.Name, err)
 	}
@@ -120,10 +120,10 @@ func clean(r *raw, name string, minRatings int) (*Ratings, error) {
 	}
 	rowIdx, rowIDs := renumber(keepRow, r.rowID)
 	colIdx, colIDs := renumber(keepCol, r.colID)
-	entries := make([]bnmf.Entry, 0, len(r.cells))
+	entries := make([]sparse.Entry, 0, len(r.cells))
 	for _, c := range r.cells {
 		if keepRow[c.row] && keepCol[c.col] {
-			entries = append(entries, bnmf.Entry{Row: int(rowIdx[c.row]), Col: int(colIdx[c.col]), Value: c.value})
+			entries = append(entries, sparse.Entry{Row: int(rowIdx[c.row]), Col: int(colIdx[c.col]), Value: c.value})
 		}
 	}
 	if len(entries) == 0 {

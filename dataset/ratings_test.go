@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // TestCleanPasses checks that cleaning makes exactly three passes, rows,
@@ -23,12 +23,12 @@ func TestCleanPasses(t *testing.T) {
 	tests := []struct {
 		min            int
 		rowIDs, colIDs []string
-		entries        []bnmf.Entry
+		entries        []sparse.Entry
 	}{
 		{min: 2, rowIDs: []string{"r1", "r2"}, colIDs: []string{"x", "y", "z"},
-			entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 0, Col: 1, Value: 2}, {Row: 1, Col: 0, Value: 3}, {Row: 1, Col: 1, Value: 4}, {Row: 1, Col: 2, Value: 5}}},
+			entries: []sparse.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 0, Col: 1, Value: 2}, {Row: 1, Col: 0, Value: 3}, {Row: 1, Col: 1, Value: 4}, {Row: 1, Col: 2, Value: 5}}},
 		{min: 1, rowIDs: []string{"r1", "r2", "r3", "r4"}, colIDs: []string{"w", "x", "y", "z"},
-			entries: []bnmf.Entry{{Row: 0, Col: 1, Value: 1}, {Row: 0, Col: 2, Value: 2}, {Row: 1, Col: 1, Value: 3}, {Row: 1, Col: 2, Value: 4},
+			entries: []sparse.Entry{{Row: 0, Col: 1, Value: 1}, {Row: 0, Col: 2, Value: 2}, {Row: 1, Col: 1, Value: 3}, {Row: 1, Col: 2, Value: 4},
 				{Row: 1, Col: 3, Value: 5}, {Row: 2, Col: 0, Value: 2}, {Row: 2, Col: 3, Value: 1}, {Row: 3, Col: 0, Value: 3}}},
 	}
 	for _, tt := range tests {
@@ -68,7 +68,7 @@ func TestCleanKeepsEmptyLines(t *testing.T) {
 }
 
 func TestSummaryAndDistribution(t *testing.T) {
-	r := &Ratings{Name: "toy", Rows: 2, Cols: 5, Entries: []bnmf.Entry{
+	r := &Ratings{Name: "toy", Rows: 2, Cols: 5, Entries: []sparse.Entry{
 		{Row: 0, Col: 0, Value: 4}, {Row: 0, Col: 3, Value: 0.5}, {Row: 1, Col: 1, Value: 4}, {Row: 1, Col: 4, Value: 2},
 	}}
 	want := Summary{Name: "toy", Rows: 2, Cols: 5, Observed: 4, FractionObserved: 0.4}
@@ -86,7 +86,7 @@ func TestSummaryAndDistribution(t *testing.T) {
 	if rows, cols := m.Dims(); rows != 2 || cols != 5 || m.Len() != 4 {
 		t.Errorf("Matrix() is %d x %d with %d entries, want 2 x 5 with 4", rows, cols, m.Len())
 	}
-	bad := &Ratings{Name: "bad", Rows: 1, Cols: 1, Entries: []bnmf.Entry{{Row: 1}}}
+	bad := &Ratings{Name: "bad", Rows: 1, Cols: 1, Entries: []sparse.Entry{{Row: 1}}}
 	if _, err := bad.Matrix(); err == nil || !strings.Contains(err.Error(), "bad") {
 		t.Errorf("Matrix() of an out-of-range entry: got %v, want an error naming the dataset", err)
 	}

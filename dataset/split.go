@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // errNilSource is returned when a caller passes no random source.
@@ -38,7 +38,7 @@ func MinFractionUnobserved(r *Ratings) float64 {
 // more entries than are observed, and close to 1 it would have fewer than
 // the coverage needs (or none). A nil src is an error. train and test are
 // sorted by row and then column.
-func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source) (train, test []bnmf.Entry, err error) {
+func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source) (train, test []sparse.Entry, err error) {
 	if src == nil {
 		return nil, nil, errNilSource
 	}
@@ -75,8 +75,8 @@ func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source
 			left--
 		}
 	}
-	train = make([]bnmf.Entry, 0, int(size))
-	test = make([]bnmf.Entry, 0, len(r.Entries)-int(size))
+	train = make([]sparse.Entry, 0, int(size))
+	test = make([]sparse.Entry, 0, len(r.Entries)-int(size))
 	for t, e := range r.Entries {
 		if inTrain[t] {
 			train = append(train, e)
@@ -90,7 +90,7 @@ func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source
 // Fold is one fold of a K-fold split: the entries to hold out and the
 // entries to train on.
 type Fold struct {
-	Train, Test []bnmf.Entry
+	Train, Test []sparse.Entry
 }
 
 // KFold splits the observed entries into k folds for cross-validation,
@@ -153,8 +153,8 @@ func KFold(r *Ratings, k int, cov Coverage, src rand.Source) ([]Fold, error) {
 				n++
 			}
 		}
-		folds[f].Train = make([]bnmf.Entry, 0, len(r.Entries)-n)
-		folds[f].Test = make([]bnmf.Entry, 0, n)
+		folds[f].Train = make([]sparse.Entry, 0, len(r.Entries)-n)
+		folds[f].Test = make([]sparse.Entry, 0, n)
 	}
 	for t, e := range r.Entries {
 		for f := range folds {

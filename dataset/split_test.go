@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // syntheticRatings returns the default synthetic data (300 x 500, 10,500
@@ -23,7 +23,7 @@ func syntheticRatings(t *testing.T) *Ratings {
 
 // covered reports whether every row (and/or column) that cov requires has
 // an entry in train.
-func covered(r *Ratings, train []bnmf.Entry, cov Coverage) bool {
+func covered(r *Ratings, train []sparse.Entry, cov Coverage) bool {
 	rows := make([]bool, r.Rows)
 	cols := make([]bool, r.Cols)
 	for _, e := range train {
@@ -35,9 +35,9 @@ func covered(r *Ratings, train []bnmf.Entry, cov Coverage) bool {
 
 // checkPartition checks that parts are sorted and together hold exactly
 // the entries of r.
-func checkPartition(t *testing.T, r *Ratings, parts ...[]bnmf.Entry) {
+func checkPartition(t *testing.T, r *Ratings, parts ...[]sparse.Entry) {
 	t.Helper()
-	var all []bnmf.Entry
+	var all []sparse.Entry
 	for _, p := range parts {
 		if !slices.IsSortedFunc(p, compareEntries) {
 			t.Fatal("a part is not sorted by row and column")
@@ -50,7 +50,7 @@ func checkPartition(t *testing.T, r *Ratings, parts ...[]bnmf.Entry) {
 	}
 }
 
-func compareEntries(a, b bnmf.Entry) int {
+func compareEntries(a, b sparse.Entry) int {
 	if a.Row != b.Row {
 		return a.Row - b.Row
 	}
@@ -132,9 +132,9 @@ func TestSplitUnobservedErrors(t *testing.T) {
 // TestSplitUnobservedUniform checks that without coverage every entry is
 // in training with probability size/entries.
 func TestSplitUnobservedUniform(t *testing.T) {
-	var entries []bnmf.Entry
+	var entries []sparse.Entry
 	for c := range 12 {
-		entries = append(entries, bnmf.Entry{Row: c / 5, Col: c % 5, Value: float64(c)})
+		entries = append(entries, sparse.Entry{Row: c / 5, Col: c % 5, Value: float64(c)})
 	}
 	r := &Ratings{Name: "toy", Rows: 4, Cols: 5, Entries: entries}
 	const draws = 4000
@@ -175,16 +175,16 @@ func TestEdgeCoverMinimal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var entries []bnmf.Entry
+			var entries []sparse.Entry
 			for _, c := range tt.cells {
-				entries = append(entries, bnmf.Entry{Row: c[0], Col: c[1], Value: 1})
+				entries = append(entries, sparse.Entry{Row: c[0], Col: c[1], Value: 1})
 			}
 			slices.SortFunc(entries, compareEntries)
 			r := &Ratings{Name: tt.name, Rows: tt.rows, Cols: tt.cols, Entries: entries}
 			for s := range uint64(50) {
 				order := rand.New(rand.NewPCG(s, 0)).Perm(len(entries))
 				cover := edgeCover(tt.rows, tt.cols, entries, order)
-				var train []bnmf.Entry
+				var train []sparse.Entry
 				for _, i := range cover {
 					train = append(train, entries[i])
 				}

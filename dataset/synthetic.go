@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // SyntheticOptions configures Synthetic. Zero values mean the defaults,
@@ -124,7 +124,7 @@ func Synthetic(opts SyntheticOptions) (*Ratings, error) {
 		return nil, err
 	}
 	noise := rand.New(rand.NewPCG(o.Seed, 3))
-	entries := make([]bnmf.Entry, len(cells))
+	entries := make([]sparse.Entry, len(cells))
 	for t, c := range cells {
 		i, j := c/n, c%n
 		var v float64
@@ -134,7 +134,7 @@ func Synthetic(opts SyntheticOptions) (*Ratings, error) {
 		if o.NoiseStd > 0 {
 			v += o.NoiseStd * noise.NormFloat64()
 		}
-		entries[t] = bnmf.Entry{Row: i, Col: j, Value: min(max(math.Round(v), 1), 5)}
+		entries[t] = sparse.Entry{Row: i, Col: j, Value: min(max(math.Round(v), 1), 5)}
 	}
 	return &Ratings{
 		Name:    SyntheticName,

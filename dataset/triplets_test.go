@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/sparse"
 )
 
 // tripletHeaderCase is a triplet file whose first line may or may not be
@@ -12,13 +12,13 @@ import (
 type tripletHeaderCase struct {
 	name    string
 	content string
-	entries []bnmf.Entry
+	entries []sparse.Entry
 	line    int    // the line of the error, in the value field
 	err     string // the error after the file name, as in ":1: value: ..."
 }
 
 func tripletHeaderCases() []tripletHeaderCase {
-	one := []bnmf.Entry{{Row: 0, Col: 0, Value: 4}}
+	one := []sparse.Entry{{Row: 0, Col: 0, Value: 4}}
 	return []tripletHeaderCase{
 		{name: "header row,col,value", content: "row,col,value\n1,2,4\n", entries: one},
 		{name: "header user item rating tabs", content: "user\titem\trating\n1\t2\t4\n", entries: one},
@@ -28,7 +28,7 @@ func tripletHeaderCases() []tripletHeaderCase {
 		{name: "header of names", content: "a,b,three\n1,2,4\n", entries: one},
 		{name: "first line data", content: "1,2,4\n", entries: one},
 		{name: "first line data with string ids", content: "u1\ti1\t3.5\nu2\ti1\t4\n",
-			entries: []bnmf.Entry{{Row: 0, Col: 0, Value: 3.5}, {Row: 1, Col: 0, Value: 4}}},
+			entries: []sparse.Entry{{Row: 0, Col: 0, Value: 3.5}, {Row: 1, Col: 0, Value: 4}}},
 
 		{name: "value with suffix", content: "1,2,3.5x\n1,3,4\n", line: 1, err: `:1: value: "3.5x" is not a number`},
 		{name: "empty value", content: "1,2,\n1,3,4\n", line: 1, err: `:1: value: "" is not a number`},

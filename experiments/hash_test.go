@@ -2,9 +2,13 @@ package experiments
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/dataset"
 )
 
 // TestStoredStudyHashes checks that every committed study's config still
@@ -93,5 +97,21 @@ func TestModelHashEncodingMatchesLegacy(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("%s: hash encoding %s, want %s", tt.cfg.Name, got, want)
 		}
+	}
+}
+
+// TestOneNonFiniteSentinel checks that the loaders' and the samplers'
+// non-finite sentinels are one, so errors.Is matches either with both.
+func TestOneNonFiniteSentinel(t *testing.T) {
+	if dataset.ErrNonFinite != bnmf.ErrNonFinite {
+		t.Fatal("dataset.ErrNonFinite and bnmf.ErrNonFinite differ")
+	}
+	path := filepath.Join(t.TempDir(), "x.csv")
+	if err := os.WriteFile(path, []byte("1,1,2\n1,2,NaN\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := dataset.OpenFile(path, "triplets", dataset.Options{})
+	if !errors.Is(err, bnmf.ErrNonFinite) {
+		t.Errorf("a NaN in a triplet file gave %v, which does not wrap bnmf.ErrNonFinite", err)
 	}
 }
