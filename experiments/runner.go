@@ -122,54 +122,29 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	perChain := max(1, cores/max(1, parallel))
 
 	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	cells := make(chan Cell)
-	var (
-		mu sync.Mutex
-		wg sync.WaitGroup
-	)
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range cells {
-				if ctx.Err() != nil {
-					continue // drain the channel
-				}
-				t.started()
-				r, err := p.runCell(ctx, c, perChain, t)
-				if err == nil {
-					err = writeRecord(sum.Dir, r)
-				}
-				if err != nil {
-					t.running.Add(-1)
-					cancel(err)
-					continue // drain the channel
-				}
-				t.finished(r.Error != "")
-				mu.Lock()
-				sum.Ran++
-				if r.Error != "" {
-					sum.Failed++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, c := range todo {
-		select {
-		case cells <- c:
-		case <-ctx.Done():
-			break feed
+	var mu sync.Mutex
+	err = runEach(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
+		t.started()
+		r, err := p.runCell(ctx, c, perChain, t)
+		if err == nil {
+			err = writeRecord(sum.Dir, r)
 		}
-	}
-	close(cells)
-	wg.Wait()
+		if err != nil {
+			t.running.Add(-1)
+			return err
+		}
+		t.finished(r.Error != "")
+		mu.Lock()
+		sum.Ran++
+		if r.Error != "" {
+			sum.Failed++
+		}
+		mu.Unlock()
+		return nil
+	})
 	t.close()
 	sum.Elapsed = time.Since(start)
-	if err := context.Cause(ctx); err != nil {
+	if err != nil {
 		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
 	}
 	return sum, nil

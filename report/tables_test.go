@@ -3,7 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
-	"os"
+	"github.com/bnmf-lab/bnmf/internal/golden"
 	"path/filepath"
 	"testing"
 
@@ -12,28 +12,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// checkGolden compares got with testdata/name; on a mismatch it writes
-// testdata/name.got to inspect, and with -update it rewrites the golden
-// file.
+// checkGolden compares got with testdata/name; see golden.Check.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		if err := os.WriteFile(path+".got", got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Errorf("%s differs from the golden file; see %s.got (go test -update accepts it)", name, path)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestTablesGolden(t *testing.T) {

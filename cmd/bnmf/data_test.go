@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/bnmf-lab/bnmf/internal/golden"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -13,27 +14,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// golden compares got with testdata/name, or rewrites it under -update. A
-// mismatch writes testdata/name.got to inspect.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/name; see golden.Check.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		if err := os.WriteFile(path+".got", got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Errorf("output differs from %s (see %s.got); rerun with -update if the change is intended", path, path)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // TestDataDescribe describes a small triplet file and compares the Table 1
@@ -53,12 +37,12 @@ func TestDataDescribe(t *testing.T) {
 	}
 	// The paths in the "wrote" lines depend on the temporary directory.
 	printed := strings.ReplaceAll(stdout.String(), out, "OUT")
-	golden(t, "describe.txt", []byte(printed))
+	checkGolden(t, "describe.txt", []byte(printed))
 	md, err := os.ReadFile(filepath.Join(out, "mine-ratings.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "describe-ratings.md", md)
+	checkGolden(t, "describe-ratings.md", md)
 	f, err := os.Open(filepath.Join(out, "mine-ratings.png"))
 	if err != nil {
 		t.Fatal(err)
