@@ -21,7 +21,10 @@ func Specs() []Spec {
 		gttnSpec(),
 		grrnSpec(),
 		nmfSpec(),
+		globalMeanSpec(),
+		rowMeanSpec(),
 		columnMeanSpec(),
+		biasSpec(),
 	}
 }
 
@@ -39,6 +42,10 @@ type Spec struct {
 	// not, so that the hash and the cells of a config that lists no
 	// models stay what they were.
 	Default bool
+	// Baseline reports whether the model is a baseline: a simple rule with
+	// no sampler and no posterior (GlobalMean, RowMean, ColumnMean, Bias),
+	// which reports place beside the models to say what beating it takes.
+	Baseline bool
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
