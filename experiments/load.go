@@ -48,7 +48,7 @@ func LoadStudy(dir string) (*Study, error) {
 		case r.Version > RecordVersion:
 			st.Problems = append(st.Problems, fmt.Sprintf("%s: record version %d is newer than this program's %d", where, r.Version, RecordVersion))
 			return
-		case r.ConfigHash != m.ConfigHash:
+		case !m.Accepts(r):
 			st.Problems = append(st.Problems, fmt.Sprintf("%s: record of another config (hash %.12s, the manifest's is %.12s)", where, r.ConfigHash, m.ConfigHash))
 			return
 		}

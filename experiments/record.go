@@ -129,6 +129,12 @@ type Manifest struct {
 	Repeats     int       `json:"repeats"`
 	Coverage    string    `json:"coverage,omitempty"`
 
+	// Compatible maps the config hashes of earlier configs of this study,
+	// which differed from it only in their lists of models, to the models
+	// whose records made under them are still valid here (see
+	// Manifest.Accepts).
+	Compatible map[string][]string `json:"compatible,omitempty"`
+
 	// Cells lists every cell of the study in canonical order.
 	Cells []Cell `json:"cells"`
 }

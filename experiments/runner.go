@@ -77,7 +77,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if opts.Repeats < 0 {
 		return sum, fmt.Errorf("study %s: repeats limit %d must not be negative", p.Config.Name, opts.Repeats)
 	}
-	if err := initStore(sum.Dir, &p.Manifest, p.Config.source, opts.Force); err != nil {
+	if err := initStore(sum.Dir, p.Config, &p.Manifest, opts.Force); err != nil {
 		return sum, err
 	}
 	st, err := LoadStudy(sum.Dir)

@@ -58,21 +58,29 @@ func readManifest(dir string) (Manifest, error) {
 }
 
 // initStore prepares dir to receive the records of the study described by
-// m and its config file's bytes. A directory holding another config's
-// results (a different hash) is refused unless force, which first removes
-// the study files (config, manifest and records) that are there; other
-// files are left alone. Leftover temporary files of killed writers are
-// removed.
-func initStore(dir string, m *Manifest, config []byte, force bool) error {
+// c and m. A directory holding another config's results (a different
+// hash) is refused unless force, which first removes the study files
+// (config, manifest and records) that are there; other files are left
+// alone. A config that differs from the stored one only in its list of
+// models is not another config: m then names the stored hash as
+// compatible, and the records of the models the two share stay valid.
+// Leftover temporary files of killed writers are removed.
+func initStore(dir string, c *Config, m *Manifest, force bool) error {
 	old, err := readManifest(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil && !force:
 		return fmt.Errorf("%w (run with --force to discard this directory's results and start over)", err)
-	case err == nil && old.ConfigHash != m.ConfigHash && !force:
-		return fmt.Errorf("%s holds results of a different config (hash %.12s, now %.12s): "+
-			"set another output directory (output: in the config, or --out) to keep them, "+
-			"or run again with --force to discard them and start over", dir, old.ConfigHash, m.ConfigHash)
+	case err == nil && !force && old.ConfigHash == m.ConfigHash:
+		m.Compatible = old.Compatible
+	case err == nil && !force:
+		comp, ok := compatibility(c, old, readConfigSource(dir))
+		if !ok {
+			return fmt.Errorf("%s holds results of a different config (hash %.12s, now %.12s): "+
+				"set another output directory (output: in the config, or --out) to keep them, "+
+				"or run again with --force to discard them and start over", dir, old.ConfigHash, m.ConfigHash)
+		}
+		m.Compatible = comp
 	}
 	if force && !errors.Is(err, fs.ErrNotExist) {
 		for _, name := range []string{ManifestFile, ConfigFile, CompactedRecords, RecordsDir} {
@@ -87,7 +95,7 @@ func initStore(dir string, m *Manifest, config []byte, force bool) error {
 	if err := removeTemps(filepath.Join(dir, RecordsDir)); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), config); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), c.source); err != nil {
 		return err
 	}
 	return writeManifest(dir, m)

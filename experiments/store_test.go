@@ -21,7 +21,7 @@ func fakeStudy(t *testing.T, hash string, repeats ...int) string {
 	for r := range 4 {
 		m.Cells = append(m.Cells, Cell{Model: "GRRN", Rank: 2, Repeat: r})
 	}
-	if err := initStore(dir, &m, []byte("kind: convergence\n"), false); err != nil {
+	if err := initStore(dir, &Config{source: []byte("kind: convergence\n")}, &m, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range repeats {

@@ -51,7 +51,14 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 		if err != nil {
 			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
 		}
-		diff, err := recordDifferences(old, r)
+		cmp := *r
+		if st.Manifest.Accepts(old) {
+			// A record made under an earlier config that differed only
+			// in its list of models (Manifest.Compatible) carries that
+			// config's hash; it is the same cell.
+			cmp.ConfigHash = old.ConfigHash
+		}
+		diff, err := recordDifferences(old, &cmp)
 		if err != nil {
 			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
 		}

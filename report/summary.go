@@ -187,7 +187,7 @@ func acceptRecords(st *experiments.Study, expected map[experiments.Cell]bool) ([
 		switch {
 		case r.Version > experiments.RecordVersion:
 			why = fmt.Sprintf("record version %d is newer than %d", r.Version, experiments.RecordVersion)
-		case m.ConfigHash != "" && r.ConfigHash != m.ConfigHash:
+		case m.ConfigHash != "" && !m.Accepts(&r):
 			why = fmt.Sprintf("config hash %s differs from the manifest's %s", r.ConfigHash, m.ConfigHash)
 		case m.Kind != "" && r.Kind != "" && r.Kind != m.Kind:
 			why = fmt.Sprintf("kind %q differs from the manifest's %q", r.Kind, m.Kind)
