@@ -43,6 +43,11 @@ type Result struct {
 	// the kept sweeps. For NMF they are the final iterate.
 	MeanW, MeanZ *mat.Dense
 
+	// Tracked holds, for every sweep in order, the predictions w_m . z_n of
+	// the test entries that Settings.Tracked names, in that order; nil
+	// without tracked entries.
+	Tracked [][]float64
+
 	// Warnings lists statistical caveats that travel with the numbers.
 	Warnings []string
 }

@@ -79,12 +79,15 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 			keep = sweep == s.Sweeps
 		}
 		testMSE := sum.observe(keep)
+		sum.track(sweep)
+		ss, sigma2 := ch.trainSS(), ch.noiseVariance()
 		st := SweepStats{
-			Sweep:    sweep,
-			TrainMSE: ch.trainSS() / float64(train.Len()),
-			TestMSE:  testMSE,
-			Sigma2:   ch.noiseVariance(),
-			Elapsed:  time.Since(start),
+			Sweep:         sweep,
+			TrainMSE:      ss / float64(train.Len()),
+			TestMSE:       testMSE,
+			Sigma2:        sigma2,
+			LogLikelihood: logLikelihood(ss, sigma2, train.Len(), ch.pointEstimate()),
+			Elapsed:       time.Since(start),
 		}
 		res.Trace = append(res.Trace, st)
 		if s.Recorder != nil {
@@ -124,6 +127,16 @@ func emptyLineWarnings(train *Matrix, point bool) []string {
 	return []string{fmt.Sprintf("%d of %d rows and %d of %d columns have no training entries; %s", rows, m, cols, n, what)}
 }
 
+// logLikelihood returns the Gaussian log-likelihood of n observed entries
+// whose squared residuals sum to ss under noise variance sigma2, or NaN
+// for a point estimate, which has no likelihood.
+func logLikelihood(ss, sigma2 float64, n int, point bool) float64 {
+	if point {
+		return math.NaN()
+	}
+	return -0.5*float64(n)*math.Log(2*math.Pi*sigma2) - ss/(2*sigma2)
+}
+
 // testChunk is the number of test entries one pool line predicts.
 const testChunk = 4096
 
@@ -145,6 +158,10 @@ type summary struct {
 	kept    int
 	keep    bool
 	line    lineFunc
+	// tracked indexes the test entries whose predictions are kept every
+	// sweep, in trackedPred (sweeps x len(tracked), row-major).
+	tracked     []int
+	trackedPred []float64
 }
 
 func newSummary(ch chain, s Settings, p *pool) *summary {
@@ -161,9 +178,22 @@ func newSummary(ch chain, s Settings, p *pool) *summary {
 		chunkSS: make([]float64, (nt+testChunk-1)/testChunk),
 		sumW:    make([]float64, len(w)),
 		sumZt:   make([]float64, len(zt)),
+		tracked: s.Tracked,
+	}
+	if len(s.Tracked) > 0 {
+		sm.trackedPred = make([]float64, s.Sweeps*len(s.Tracked))
 	}
 	sm.line = sm.predictChunk
 	return sm
+}
+
+// track copies the current predictions of the tracked test entries into
+// row sweep-1 of trackedPred.
+func (sm *summary) track(sweep int) {
+	row := sm.trackedPred[(sweep-1)*len(sm.tracked) : sweep*len(sm.tracked)]
+	for i, t := range sm.tracked {
+		row[i] = sm.pred[t]
+	}
 }
 
 // predictChunk predicts test entries [c*testChunk, (c+1)*testChunk) from
@@ -228,6 +258,12 @@ func (sm *summary) finish(res *Result) {
 	nt := len(sm.test)
 	if nt == 0 {
 		return
+	}
+	if len(sm.tracked) > 0 {
+		res.Tracked = make([][]float64, len(sm.trackedPred)/len(sm.tracked))
+		for i := range res.Tracked {
+			res.Tracked[i] = sm.trackedPred[i*len(sm.tracked) : (i+1)*len(sm.tracked)]
+		}
 	}
 	res.PredictiveMean = sm.mean
 	res.PredictiveVariance = sm.m2

@@ -39,6 +39,11 @@ type Settings struct {
 	// sweep; they never enter the likelihood. It may be empty.
 	Test []Entry
 
+	// Tracked lists indices into Test whose predictions w_m . z_n are
+	// kept for every sweep in Result.Tracked, for convergence
+	// diagnostics. It may be empty; an index outside Test is an error.
+	Tracked []int
+
 	// Recorder, if not nil, receives the statistics of every sweep as it
 	// finishes.
 	Recorder Recorder
@@ -64,9 +69,16 @@ type SweepStats struct {
 	// Sigma2 is the current sample of the noise variance sigma^2 (0 for
 	// NMF, which has none).
 	Sigma2 float64
+	// LogLikelihood is the log-likelihood of the observed training entries
+	// under the current sample, sum over Omega of log N(a_mn | w_m . z_n,
+	// sigma^2); NaN for NMF and the baselines, which have no sigma^2.
+	LogLikelihood float64
 	// Elapsed is the wall time since the start of the run, initialisation
 	// included.
 	Elapsed time.Duration
+	// Chain is the index of the chain, as RunChains numbers them (0 for
+	// Run).
+	Chain int
 }
 
 // resolved returns the settings with defaults filled in, or an error that
@@ -104,6 +116,11 @@ func (s Settings) resolved() (Settings, error) {
 	}
 	if s.Workers == 0 {
 		s.Workers = runtime.GOMAXPROCS(0)
+	}
+	for i, t := range s.Tracked {
+		if t < 0 || t >= len(s.Test) {
+			return s, fmt.Errorf("bnmf: Settings.Tracked[%d] is %d; it must index Test (%d entries)", i, t, len(s.Test))
+		}
 	}
 	return s, nil
 }

@@ -1,0 +1,195 @@
+package bnmf
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Chains is what RunChains returns: every chain's own Result and the
+// posterior summary of all their kept sweeps together.
+type Chains struct {
+	// Results holds each chain's Result, in the order of the chains'
+	// indices.
+	Results []*Result
+	// Pooled summarises the kept sweeps of every chain as one sample from
+	// the posterior (every chain keeps as many sweeps, so each counts
+	// equally): PredictiveMean and PredictiveVariance are the mean and
+	// variance of w_m . z_n over all of them, Sigma2Mean and MeanW, MeanZ
+	// the means, PosteriorMeanProduct and the test MSEs follow from those,
+	// and TrainMSE is the mean over chains of each chain's final train
+	// MSE. Its Trace and Tracked are nil: each chain's are in Results.
+	// With one chain, Pooled is that chain's Result.
+	//
+	// Averaging W and Z over chains is meaningful only when the chains
+	// agree on the order (and scale) of the K factors, which nothing
+	// enforces: an NMF posterior is invariant to permuting them. The
+	// predictions do not depend on it.
+	Pooled *Result
+}
+
+// ChainSeed returns the seed of chain c of a run seeded with seed: seed
+// itself for chain 0, so that one chain of RunChains is exactly Run, and
+// for c >= 1 a SplitMix64 mix (Steele, Lea and Flood 2014) of seed and c,
+// so that the chains' streams are unrelated.
+func ChainSeed(seed uint64, c int) uint64 {
+	if c == 0 {
+		return seed
+	}
+	z := seed + uint64(c)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// RunChains runs n independent chains of model on train, chain c with
+// Settings s but seed ChainSeed(s.Seed, c), and pools their kept sweeps
+// (see Chains). The chains share s.Workers goroutines: up to that many
+// chains run at once, each with an equal share of them. Results do not
+// depend on s.Workers. s.Recorder, if not nil, receives the sweeps of
+// every chain (SweepStats.Chain tells them apart), one call at a time.
+// The first chain that fails stops the others, and its error is returned;
+// a cancelled ctx stops every chain within a sweep.
+func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n int) (*Chains, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("bnmf: RunChains needs at least one chain; got %d", n)
+	}
+	s, err := s.resolved()
+	if err != nil {
+		return nil, err
+	}
+	parallel := min(n, s.Workers)
+	perChain := max(1, s.Workers/parallel)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var recorder Recorder
+	if s.Recorder != nil {
+		recorder = &serialRecorder{r: s.Recorder}
+	}
+
+	out := &Chains{Results: make([]*Result, n)}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				cs := s
+				cs.Seed = ChainSeed(s.Seed, c)
+				cs.Workers = perChain
+				if recorder != nil {
+					cs.Recorder = chainRecorder{recorder, c}
+				}
+				res, err := Run(ctx, model, train, cs)
+				if err != nil {
+					cancel(fmt.Errorf("chain %d: %w", c, err))
+					continue
+				}
+				out.Results[c] = res
+			}
+		}()
+	}
+	for c := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	for _, r := range out.Results {
+		r.Settings.Workers = s.Workers // as given, not the chain's share
+	}
+	out.Pooled = poolResults(out.Results)
+	return out, nil
+}
+
+// serialRecorder passes records to r one call at a time.
+type serialRecorder struct {
+	mu sync.Mutex
+	r  Recorder
+}
+
+func (s *serialRecorder) Record(st SweepStats) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.Record(st)
+}
+
+// chainRecorder stamps a chain's index on its sweeps.
+type chainRecorder struct {
+	r     Recorder
+	chain int
+}
+
+func (c chainRecorder) Record(st SweepStats) error {
+	st.Chain = c.chain
+	return c.r.Record(st)
+}
+
+// poolResults combines the results of chains that kept the same number of
+// sweeps; see Chains.Pooled.
+func poolResults(rs []*Result) *Result {
+	if len(rs) == 1 {
+		return rs[0]
+	}
+	first := rs[0]
+	inv := 1 / float64(len(rs))
+	p := &Result{Model: first.Model, Settings: first.Settings}
+	nt := len(first.PredictiveMean)
+	p.PredictiveMean = make([]float64, nt)
+	p.PredictiveVariance = make([]float64, nt)
+	meanW := mat.NewDense(first.MeanW.RawMatrix().Rows, first.MeanW.RawMatrix().Cols, nil)
+	meanZ := mat.NewDense(first.MeanZ.RawMatrix().Rows, first.MeanZ.RawMatrix().Cols, nil)
+	for _, r := range rs {
+		p.Kept += r.Kept
+		p.TrainMSE += r.TrainMSE * inv
+		p.Sigma2Mean += r.Sigma2Mean * inv
+		floats.AddScaled(p.PredictiveMean, inv, r.PredictiveMean)
+		// The mean within-chain variance; the between-chain part follows.
+		floats.AddScaled(p.PredictiveVariance, inv, r.PredictiveVariance)
+		meanW.Add(meanW, r.MeanW)
+		meanZ.Add(meanZ, r.MeanZ)
+		for _, w := range r.Warnings {
+			if !slices.Contains(p.Warnings, w) {
+				p.Warnings = append(p.Warnings, w)
+			}
+		}
+	}
+	// The law of total variance over equally weighted chains: the mean of
+	// the chains' variances plus the variance of their means.
+	for _, r := range rs {
+		for t, m := range r.PredictiveMean {
+			d := m - p.PredictiveMean[t]
+			p.PredictiveVariance[t] += d * d * inv
+		}
+	}
+	meanW.Scale(inv, meanW)
+	meanZ.Scale(inv, meanZ)
+	p.MeanW, p.MeanZ = meanW, meanZ
+	test := first.Settings.Test
+	if nt == 0 {
+		return p
+	}
+	p.PosteriorMeanProduct = make([]float64, nt)
+	var ss, ssMeans float64
+	for t, e := range test {
+		pm := mat.Dot(meanW.RowView(e.Row), meanZ.ColView(e.Col))
+		p.PosteriorMeanProduct[t] = pm
+		d := p.PredictiveMean[t] - e.Value
+		ss += d * d
+		d = pm - e.Value
+		ssMeans += d * d
+	}
+	p.TestMSE = ss / float64(nt)
+	p.TestMSEOfMeans = ssMeans / float64(nt)
+	return p
+}

@@ -1,0 +1,164 @@
+package bnmf
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+// withoutTimes returns r with its trace's wall times zeroed, and its NaN
+// log-likelihoods (a point estimate's) too, so that reflect.DeepEqual can
+// compare it.
+func withoutTimes(r *Result) *Result {
+	c := *r
+	c.Trace = append([]SweepStats(nil), r.Trace...)
+	for i := range c.Trace {
+		c.Trace[i].Elapsed = 0
+		if math.IsNaN(c.Trace[i].LogLikelihood) {
+			c.Trace[i].LogLikelihood = 0
+		}
+	}
+	return &c
+}
+
+// TestOneChainIsRun checks that one chain of RunChains is exactly Run, so
+// that records of single-chain runs stay valid as chain 0.
+func TestOneChainIsRun(t *testing.T) {
+	train, test, _ := planted(t, 30, 25, 3, 0.4, 0.3, 11)
+	s := Settings{Rank: 3, Sweeps: 40, Seed: 7, Test: test, Workers: 2}
+	for _, model := range []Model{GRRN{}, GEE{}, NMF{}, Bias{}} {
+		want, err := Run(context.Background(), model, train, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := RunChains(context.Background(), model, train, s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Pooled != got.Results[0] || !reflect.DeepEqual(withoutTimes(got.Pooled), withoutTimes(want)) {
+			t.Errorf("%s: one chain of RunChains differs from Run", model.Name())
+		}
+	}
+}
+
+// TestPooledChains checks the pooled summary of three chains against a
+// direct two-pass computation over every kept sweep of every chain (the
+// predictions of all test entries are tracked), and that neither the
+// chains nor the pool depend on the number of workers.
+func TestPooledChains(t *testing.T) {
+	train, test, _ := planted(t, 30, 25, 3, 0.4, 0.3, 12)
+	all := make([]int, len(test))
+	for i := range all {
+		all[i] = i
+	}
+	s := Settings{Rank: 3, Sweeps: 60, BurnIn: 40, Thin: 2, Seed: 9, Test: test, Tracked: all}
+	var runs []*Chains
+	for _, workers := range []int{1, 2, 5} {
+		s.Workers = workers
+		var mu sync.Mutex
+		seen := map[int]int{}
+		s.Recorder = recorderFunc(func(st SweepStats) error {
+			mu.Lock()
+			defer mu.Unlock()
+			seen[st.Chain]++
+			return nil
+		})
+		ch, err := RunChains(context.Background(), GRRN{}, train, s, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != 3 || seen[0] != 60 || seen[2] != 60 {
+			t.Errorf("workers %d: the recorder saw sweeps per chain %v, want 60 for each of 3", workers, seen)
+		}
+		runs = append(runs, ch)
+	}
+	for _, other := range runs[1:] {
+		for c := range 3 {
+			if !reflect.DeepEqual(withoutTimes(other.Results[c]).Tracked, runs[0].Results[c].Tracked) ||
+				other.Results[c].TestMSE != runs[0].Results[c].TestMSE {
+				t.Errorf("chain %d depends on the number of workers", c)
+			}
+		}
+		if !reflect.DeepEqual(other.Pooled.PredictiveMean, runs[0].Pooled.PredictiveMean) ||
+			!reflect.DeepEqual(other.Pooled.PredictiveVariance, runs[0].Pooled.PredictiveVariance) {
+			t.Error("the pooled summary depends on the number of workers")
+		}
+	}
+	ch := runs[0]
+	if ch.Results[1].TestMSE == ch.Results[0].TestMSE {
+		t.Error("chains 0 and 1 gave the same test MSE: are their seeds different?")
+	}
+	// Kept sweeps: 42, 44, ..., 60, so 10 per chain.
+	var kept [][]float64
+	for _, r := range ch.Results {
+		if r.Kept != 10 {
+			t.Fatalf("a chain kept %d sweeps, want 10", r.Kept)
+		}
+		for sweep := 42; sweep <= 60; sweep += 2 {
+			kept = append(kept, r.Tracked[sweep-1])
+		}
+	}
+	n := float64(len(kept))
+	for e := range test {
+		var mean, v float64
+		for _, row := range kept {
+			mean += row[e] / n
+		}
+		for _, row := range kept {
+			d := row[e] - mean
+			v += d * d / n
+		}
+		// Streaming (Welford) and two-pass sums agree to rounding.
+		if !scalar.EqualWithinAbsOrRel(ch.Pooled.PredictiveMean[e], mean, 1e-12, 1e-10) ||
+			!scalar.EqualWithinAbsOrRel(ch.Pooled.PredictiveVariance[e], v, 1e-12, 1e-8) {
+			t.Fatalf("entry %d: pooled mean %v and variance %v, direct %v and %v", e,
+				ch.Pooled.PredictiveMean[e], ch.Pooled.PredictiveVariance[e], mean, v)
+		}
+	}
+	if ch.Pooled.Kept != 30 || ch.Pooled.Trace != nil {
+		t.Errorf("pooled Kept %d and Trace %v, want 30 and nil", ch.Pooled.Kept, ch.Pooled.Trace)
+	}
+}
+
+// TestLogLikelihood checks the per-sweep log-likelihood against its formula
+// from the sweep's train MSE and sigma^2, and that NMF has none.
+func TestLogLikelihood(t *testing.T) {
+	train, _, _ := planted(t, 20, 20, 2, 0.5, 0.3, 13)
+	res, err := Run(context.Background(), GTT{}, train, Settings{Rank: 2, Sweeps: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := float64(train.Len())
+	for _, st := range res.Trace {
+		want := -n/2*math.Log(2*math.Pi*st.Sigma2) - st.TrainMSE*n/(2*st.Sigma2)
+		if !scalar.EqualWithinAbsOrRel(st.LogLikelihood, want, 1e-9, 1e-12) {
+			t.Errorf("sweep %d: log-likelihood %v, want %v", st.Sweep, st.LogLikelihood, want)
+		}
+	}
+	res, err = Run(context.Background(), NMF{}, train, Settings{Rank: 2, Sweeps: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(res.Trace[0].LogLikelihood) {
+		t.Errorf("NMF's log-likelihood is %v, want NaN", res.Trace[0].LogLikelihood)
+	}
+}
+
+func TestRunChainsRejects(t *testing.T) {
+	train, test, _ := planted(t, 10, 10, 2, 0.5, 0.3, 14)
+	if _, err := RunChains(context.Background(), GRRN{}, train, Settings{Rank: 2}, 0); err == nil {
+		t.Error("no chains: no error")
+	}
+	if _, err := Run(context.Background(), GRRN{}, train, Settings{Rank: 2, Test: test, Tracked: []int{len(test)}}); err == nil {
+		t.Error("a tracked index outside Test: no error")
+	}
+}
+
+// recorderFunc is a Recorder made of a function.
+type recorderFunc func(SweepStats) error
+
+func (f recorderFunc) Record(st SweepStats) error { return f(st) }
