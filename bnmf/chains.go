@@ -87,7 +87,10 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 				}
 				res, err := Run(ctx, model, train, cs)
 				if err != nil {
-					cancel(fmt.Errorf("chain %d: %w", c, err))
+					if n > 1 {
+						err = fmt.Errorf("chain %d: %w", c, err)
+					}
+					cancel(err)
 					continue
 				}
 				out.Results[c] = res

@@ -61,48 +61,28 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	settings.Seed = r.Seed
 	settings.Test = d.test
 	settings.Recorder = sweepCounter{t: t, rank: c.Rank}
-	res, err := bnmf.Run(ctx, p.models[c.Model], d.train, settings)
+	chains, err := bnmf.RunChains(ctx, p.models[c.Model], d.train, settings, p.chains)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return fail(err)
 	}
-	r.Metrics = Metrics{
-		TrainMSE:       res.TrainMSE,
-		TestMSE:        res.TestMSE,
-		TestMSEOfMeans: res.TestMSEOfMeans,
-		Sigma2Mean:     res.Sigma2Mean,
-	}
-	if d.clean != nil {
-		// Noise studies: Fig. 4's var(data)/MSE, once against the noisy data and once
-		// against the clean: VarOverMSE is the variance of the noisy
-		// training values (DataVariance, unclipped for NMF too) over the
-		// MSE against the noisy test values, and VarOverMSEClean the
-		// variance of the clean training values over the MSE against the
-		// clean test values. Dividing the clean MSE by the noisy variance
-		// instead would inflate the clean measure about (1+ratio)-fold.
-		m := &r.Metrics
-		m.TestMSEClean = mse(res.PredictiveMean, d.clean)
-		m.DataVariance = d.dataVariance
-		m.VarOverMSE = m.DataVariance / m.TestMSE
-		m.VarOverMSEClean = d.cleanVariance / m.TestMSEClean
-	}
-	n := len(res.Trace)
-	r.Trace = Trace{TrainMSE: make([]float64, n), Sigma2: make([]float64, n), Seconds: make([]float64, n)}
-	if len(d.test) > 0 {
-		r.Trace.TestMSE = make([]float64, n)
-	}
-	for i, s := range res.Trace {
-		r.Trace.TrainMSE[i] = s.TrainMSE
-		r.Trace.Sigma2[i] = s.Sigma2
-		r.Trace.Seconds[i] = s.Elapsed.Seconds()
-		if r.Trace.TestMSE != nil {
-			r.Trace.TestMSE[i] = s.TestMSE
+	res := chains.Pooled
+	r.Metrics = metricsOf(res, d)
+	r.Trace = traceOf(chains.Results[0], len(d.test) > 0)
+	if p.chains > 1 {
+		r.Chains = p.chains
+		var seconds float64
+		for i, cr := range chains.Results {
+			m := metricsOf(cr, d)
+			seconds += m.SecondsPerSweep / float64(p.chains)
+			r.ChainMetrics = append(r.ChainMetrics, m)
+			if i > 0 {
+				r.ChainTraces = append(r.ChainTraces, traceOf(cr, len(d.test) > 0))
+			}
 		}
-	}
-	if n > 0 {
-		r.Metrics.SecondsPerSweep = res.Trace[n-1].Elapsed.Seconds() / float64(n)
+		r.Metrics.SecondsPerSweep = seconds
 	}
 	if d.clipped > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("noise: %d of %d noisy training values were negative and clipped at 0, "+
@@ -112,6 +92,55 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// metricsOf returns the metrics of a chain's (or the pooled) result on the
+// cell's data d. The train MSE and seconds per sweep are those of res's
+// trace; a pooled result has none, and its caller sets them.
+func metricsOf(res *bnmf.Result, d cellData) Metrics {
+	m := Metrics{
+		TrainMSE:       res.TrainMSE,
+		TestMSE:        res.TestMSE,
+		TestMSEOfMeans: res.TestMSEOfMeans,
+		Sigma2Mean:     res.Sigma2Mean,
+	}
+	if d.clean != nil {
+		// Noise studies: Fig. 4's var(data)/MSE, once against the noisy
+		// data and once against the clean: VarOverMSE is the variance of
+		// the noisy training values (DataVariance, unclipped for NMF too)
+		// over the MSE against the noisy test values, and VarOverMSEClean
+		// the variance of the clean training values over the MSE against
+		// the clean test values. Dividing the clean MSE by the noisy
+		// variance instead would inflate the clean measure about
+		// (1+ratio)-fold.
+		m.TestMSEClean = mse(res.PredictiveMean, d.clean)
+		m.DataVariance = d.dataVariance
+		m.VarOverMSE = m.DataVariance / m.TestMSE
+		m.VarOverMSEClean = d.cleanVariance / m.TestMSEClean
+	}
+	if n := len(res.Trace); n > 0 {
+		m.SecondsPerSweep = res.Trace[n-1].Elapsed.Seconds() / float64(n)
+	}
+	return m
+}
+
+// traceOf returns the per-sweep columns of a chain's result; the test MSE
+// column only when the cell has test entries.
+func traceOf(res *bnmf.Result, test bool) Trace {
+	n := len(res.Trace)
+	tr := Trace{TrainMSE: make([]float64, n), Sigma2: make([]float64, n), Seconds: make([]float64, n)}
+	if test {
+		tr.TestMSE = make([]float64, n)
+	}
+	for i, s := range res.Trace {
+		tr.TrainMSE[i] = s.TrainMSE
+		tr.Sigma2[i] = s.Sigma2
+		tr.Seconds[i] = s.Elapsed.Seconds()
+		if test {
+			tr.TestMSE[i] = s.TestMSE
+		}
+	}
+	return tr
 }
 
 // mse returns the mean squared difference of pred and want, which have the
@@ -149,17 +178,28 @@ func clampNonFinite(r *Record) {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d non-finite value(s) clamped to the largest float", name, hit))
 		}
 	}
-	m := &r.Metrics
-	clamp("metrics", &m.TrainMSE, &m.TestMSE, &m.TestMSEOfMeans, &m.Sigma2Mean,
-		&m.TestMSEClean, &m.DataVariance, &m.VarOverMSE, &m.VarOverMSEClean)
-	for _, col := range []struct {
-		name string
-		xs   []float64
-	}{{"trace.train_mse", r.Trace.TrainMSE}, {"trace.test_mse", r.Trace.TestMSE}, {"trace.sigma2", r.Trace.Sigma2}} {
-		ptrs := make([]*float64, len(col.xs))
-		for i := range col.xs {
-			ptrs[i] = &col.xs[i]
+	metrics := func(name string, m *Metrics) {
+		clamp(name, &m.TrainMSE, &m.TestMSE, &m.TestMSEOfMeans, &m.Sigma2Mean,
+			&m.TestMSEClean, &m.DataVariance, &m.VarOverMSE, &m.VarOverMSEClean)
+	}
+	metrics("metrics", &r.Metrics)
+	for i := range r.ChainMetrics {
+		metrics(fmt.Sprintf("chain_metrics[%d]", i), &r.ChainMetrics[i])
+	}
+	trace := func(name string, tr *Trace) {
+		for _, col := range []struct {
+			name string
+			xs   []float64
+		}{{".train_mse", tr.TrainMSE}, {".test_mse", tr.TestMSE}, {".sigma2", tr.Sigma2}} {
+			ptrs := make([]*float64, len(col.xs))
+			for i := range col.xs {
+				ptrs[i] = &col.xs[i]
+			}
+			clamp(name+col.name, ptrs...)
 		}
-		clamp(col.name, ptrs...)
+	}
+	trace("trace", &r.Trace)
+	for i := range r.ChainTraces {
+		trace(fmt.Sprintf("chain_traces[%d]", i), &r.ChainTraces[i])
 	}
 }

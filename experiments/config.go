@@ -57,6 +57,12 @@ type Config struct {
 	BurnIn int `yaml:"burn_in"`
 	// Thin keeps every Thin-th sweep after burn-in. Default 1.
 	Thin int `yaml:"thin"`
+	// Chains is the number of independent chains per cell, each seeded
+	// from the cell's seed and its index (bnmf.ChainSeed; chain 0 is the
+	// cell's single chain of a one-chain study), pooled into one posterior
+	// summary, with convergence diagnostics across them. Default 1, at
+	// most 64.
+	Chains int `yaml:"chains"`
 	// Seed is the base seed from which every cell's seeds derive. Default 1.
 	Seed uint64 `yaml:"seed"`
 	// Coverage is the split rule that keeps training entries in every
@@ -122,6 +128,7 @@ func DefaultConfig() Config {
 		Sweeps:       500,
 		BurnIn:       400,
 		Thin:         1,
+		Chains:       1,
 		Seed:         1,
 		Coverage:     "columns",
 	}
@@ -203,8 +210,11 @@ type hashed struct {
 	Sweeps       int
 	BurnIn       int
 	Thin         int
-	Seed         uint64
-	Coverage     string
+	// Chains is left out of the encoding when it is 1, so that the hash
+	// of a one-chain config is what it was before the setting existed.
+	Chains   int `json:",omitempty"`
+	Seed     uint64
+	Coverage string
 	// DataSHA256 is set only for a dataset given as a file, and left out
 	// of the encoding otherwise, so that the hash of every other config
 	// is what it was before the field existed.
@@ -254,9 +264,13 @@ func (c *Config) Hash() (string, error) {
 		Sweeps:       c.Sweeps,
 		BurnIn:       c.BurnIn,
 		Thin:         c.Thin,
+		Chains:       c.Chains,
 		Seed:         c.Seed,
 		Coverage:     c.Coverage,
 		DataSHA256:   c.dataSHA256,
+	}
+	if h.Chains == 1 {
+		h.Chains = 0
 	}
 	kind.hashed(&h)
 	b, err := json.Marshal(h)

@@ -32,6 +32,8 @@ type Plan struct {
 	// settings holds the chain settings every cell shares: sweeps, burn-in
 	// (a config's 0, meaning none, made bnmf's -1) and thinning.
 	settings bnmf.Settings
+	// chains is the number of chains per cell (a config's 0 read as 1).
+	chains   int
 	models   map[string]bnmf.Model
 	versions Versions
 }
@@ -73,6 +75,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 		burnIn = -1 // bnmf reads 0 as its default; the config means none
 	}
 	p.settings = bnmf.Settings{Sweeps: cfg.Sweeps, BurnIn: burnIn, Thin: cfg.Thin}
+	p.chains = max(1, cfg.Chains)
 	var err error
 	if p.coverage, err = dataset.ParseCoverage(cfg.Coverage); err != nil {
 		return nil, cfg.errorf("coverage", "%v", err)

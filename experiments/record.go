@@ -40,8 +40,21 @@ type Record struct {
 	BurnIn int `json:"burn_in"`
 	Thin   int `json:"thin"`
 
+	// Metrics are the cell's numbers: with several chains, those of the
+	// pooled posterior (see bnmf.Chains.Pooled), with the train MSE and
+	// seconds per sweep averaged over the chains.
 	Metrics Metrics `json:"metrics"`
-	Trace   Trace   `json:"trace"`
+	// Trace is the trace of chain 0, the cell's only chain in a one-chain
+	// study.
+	Trace Trace `json:"trace"`
+
+	// Chains is the number of chains when more than one ran; then
+	// ChainMetrics holds each chain's own metrics (chain 0's are those a
+	// one-chain study stores) and ChainTraces the traces of chains 1 to
+	// Chains-1.
+	Chains       int       `json:"chains,omitempty"`
+	ChainMetrics []Metrics `json:"chain_metrics,omitempty"`
+	ChainTraces  []Trace   `json:"chain_traces,omitempty"`
 
 	WallSeconds float64  `json:"wall_seconds"`
 	Versions    Versions `json:"versions"`

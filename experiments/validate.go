@@ -14,6 +14,9 @@ import (
 // listing the cells takes well under a gigabyte.
 const maxCells = 10_000_000
 
+// maxChains is the largest number of chains per cell.
+const maxChains = 64
+
 // Validate checks everything about c that does not need the data, and
 // returns the first problem as a *ConfigError. Prepare checks the rest
 // (that the fractions lie within the data's range) once the data is
@@ -138,6 +141,9 @@ func (c *Config) validateGrid() error {
 func (c *Config) validateChain() error {
 	if c.Repeats <= 0 {
 		return c.errorf("repeats", "%d must be positive", c.Repeats)
+	}
+	if c.Chains < 1 || c.Chains > maxChains {
+		return c.errorf("chains", "%d must be between 1 and %d", c.Chains, maxChains)
 	}
 	if c.Sweeps <= 0 {
 		return c.errorf("sweeps", "%d must be positive", c.Sweeps)
