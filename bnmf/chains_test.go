@@ -162,3 +162,19 @@ func TestRunChainsRejects(t *testing.T) {
 type recorderFunc func(SweepStats) error
 
 func (f recorderFunc) Record(st SweepStats) error { return f(st) }
+
+// TestEmptyLines checks the counts of rows and columns without training
+// entries on a 3 x 4 matrix whose row 1 and columns 2 and 3 are empty.
+func TestEmptyLines(t *testing.T) {
+	train, err := NewMatrix(3, 4, []Entry{{Row: 0, Col: 0, Value: 1}, {Row: 2, Col: 1, Value: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), GEE{}, train, Settings{Rank: 1, Sweeps: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EmptyRows != 1 || res.EmptyCols != 2 || len(res.Warnings) != 1 {
+		t.Errorf("empty rows %d, columns %d, warnings %q; want 1, 2 and one warning", res.EmptyRows, res.EmptyCols, res.Warnings)
+	}
+}

@@ -48,6 +48,11 @@ type Result struct {
 	// without tracked entries.
 	Tracked [][]float64
 
+	// EmptyRows and EmptyCols count the rows and columns of the training
+	// matrix with no observed entry, whose factors the data does not
+	// inform; Warnings says so too.
+	EmptyRows, EmptyCols int
+
 	// Warnings lists statistical caveats that travel with the numbers.
 	Warnings []string
 }

@@ -98,15 +98,15 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	}
 	res.TrainMSE = res.Trace[len(res.Trace)-1].TrainMSE
 	sum.finish(res)
-	res.Warnings = emptyLineWarnings(train, ch.pointEstimate())
+	res.EmptyRows, res.EmptyCols, res.Warnings = emptyLines(train, ch.pointEstimate())
 	return res, nil
 }
 
-// emptyLineWarnings says how many rows and columns of the training matrix
-// have no observed entries: their factors are learned from the prior alone.
-func emptyLineWarnings(train *Matrix, point bool) []string {
+// emptyLines counts the rows and columns of the training matrix that have
+// no observed entries, whose factors are learned from the prior alone, and
+// says so in a warning when there are any.
+func emptyLines(train *Matrix, point bool) (rows, cols int, warnings []string) {
 	m, n := train.Dims()
-	var rows, cols int
 	for i := range m {
 		if cols, _ := train.Row(i); len(cols) == 0 {
 			rows++
@@ -118,13 +118,13 @@ func emptyLineWarnings(train *Matrix, point bool) []string {
 		}
 	}
 	if rows == 0 && cols == 0 {
-		return nil
+		return 0, 0, nil
 	}
 	what := "their factors are sampled from the prior"
 	if point {
 		what = "their factors keep their initial values"
 	}
-	return []string{fmt.Sprintf("%d of %d rows and %d of %d columns have no training entries; %s", rows, m, cols, n, what)}
+	return rows, cols, []string{fmt.Sprintf("%d of %d rows and %d of %d columns have no training entries; %s", rows, m, cols, n, what)}
 }
 
 // logLikelihood returns the Gaussian log-likelihood of n observed entries

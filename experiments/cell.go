@@ -69,6 +69,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		return fail(err)
 	}
 	res := chains.Pooled
+	r.EmptyRows, r.EmptyCols = res.EmptyRows, res.EmptyCols
 	r.Metrics = metricsOf(res, d)
 	r.Trace = traceOf(chains.Results[0], len(d.test) > 0)
 	if p.chains > 1 {

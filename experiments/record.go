@@ -35,6 +35,11 @@ type Record struct {
 	Cols         int    `json:"cols"`
 	TrainEntries int    `json:"train_entries"`
 	TestEntries  int    `json:"test_entries"`
+	// EmptyRows and EmptyCols count the rows and columns with no training
+	// entry (records made before these fields existed say so only in a
+	// warning).
+	EmptyRows int `json:"empty_rows,omitempty"`
+	EmptyCols int `json:"empty_cols,omitempty"`
 
 	Sweeps int `json:"sweeps"`
 	BurnIn int `json:"burn_in"`

@@ -83,10 +83,14 @@ func (bd band) highFor(emptyRows bool) float64 {
 }
 
 // emptyTrainingRows is the number of rows without a training entry in the
-// split of r, read from the warning bnmf.Run attaches to such a run ("R
-// of M rows and C of N columns have no training entries; ..."); 0 when
-// there is no such warning.
+// split of r: the record's empty_rows, or, in a record made before the
+// field existed, read from the warning bnmf.Run attaches to such a run
+// ("R of M rows and C of N columns have no training entries; ..."); 0
+// when there is neither.
 func emptyTrainingRows(r *experiments.Record) int {
+	if r.EmptyRows > 0 {
+		return r.EmptyRows
+	}
 	for _, w := range r.Warnings {
 		var rows, m, cols, n int
 		if k, _ := fmt.Sscanf(w, "%d of %d rows and %d of %d columns have no training entries", &rows, &m, &cols, &n); k == 4 {
@@ -409,16 +413,19 @@ func TestBandsCoverFullReproduction(t *testing.T) {
 
 func TestEmptyTrainingRows(t *testing.T) {
 	tests := []struct {
+		field    int
 		warnings []string
 		want     int
 	}{
-		{nil, 0},
-		{[]string{"1 of 943 rows and 0 of 1473 columns have no training entries; their factors are sampled from the prior"}, 1},
-		{[]string{"noise: 3 of 10 noisy training values were negative", "12 of 943 rows and 2 of 1473 columns have no training entries; x"}, 12},
-		{[]string{"rows have no training entries"}, 0},
+		{0, nil, 0},
+		{0, []string{"1 of 943 rows and 0 of 1473 columns have no training entries; their factors are sampled from the prior"}, 1},
+		{0, []string{"noise: 3 of 10 noisy training values were negative", "12 of 943 rows and 2 of 1473 columns have no training entries; x"}, 12},
+		{0, []string{"rows have no training entries"}, 0},
+		{3, []string{"3 of 943 rows and 0 of 1473 columns have no training entries; x"}, 3},
+		{5, nil, 5}, // the field is read first
 	}
 	for _, tc := range tests {
-		r := &experiments.Record{Warnings: tc.warnings}
+		r := &experiments.Record{EmptyRows: tc.field, Warnings: tc.warnings}
 		if got := emptyTrainingRows(r); got != tc.want {
 			t.Errorf("emptyTrainingRows(%q) = %d, want %d", tc.warnings, got, tc.want)
 		}
