@@ -17,8 +17,10 @@ type gibbsChain struct {
 	sigma2     float64
 	alphaSigma float64
 	betaSigma  float64
-	invSigma2  float64
-	sweepNo    int
+	// sigma2Start chooses the initial sigma^2.
+	sigma2Start Sigma2Start
+	invSigma2   float64
+	sweepNo     int
 }
 
 func newGibbsChain(data *Matrix, k int, lik Likelihood, pw, pz prior) *gibbsChain {
@@ -44,7 +46,8 @@ func (c *gibbsChain) scratchSize() int {
 }
 
 // init draws the hyperparameters and factors from their priors, then
-// sigma^2 from its full conditional given them.
+// sigma^2 as sigma2Start says (by default from its full conditional given
+// them).
 func (c *gibbsChain) init(p *pool) error {
 	for s := range c.sides {
 		side := &c.sides[s]
@@ -64,7 +67,7 @@ func (c *gibbsChain) init(p *pool) error {
 			return err
 		}
 	}
-	return c.updateSigma2(p, 0)
+	return c.initSigma2(p)
 }
 
 // sweep updates every row of W, every column of Z (each with its

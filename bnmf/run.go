@@ -58,6 +58,9 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	if st, ok := ch.(sigma2Starter); ok {
+		st.setSigma2Start(s.Sigma2Start)
+	}
 	p := newPool(s.Workers, s.Seed, max(ch.scratchSize(), 1))
 	defer p.close()
 

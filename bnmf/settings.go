@@ -44,6 +44,11 @@ type Settings struct {
 	// diagnostics. It may be empty; an index outside Test is an error.
 	Tracked []int
 
+	// Sigma2Start chooses how sigma^2 starts in the Bayesian models; the
+	// zero value is Sigma2FromConditional, the paper's protocol. NMF and
+	// the baselines have no sigma^2 and ignore it.
+	Sigma2Start Sigma2Start
+
 	// Recorder, if not nil, receives the statistics of every sweep as it
 	// finishes.
 	Recorder Recorder
@@ -116,6 +121,9 @@ func (s Settings) resolved() (Settings, error) {
 	}
 	if s.Workers == 0 {
 		s.Workers = runtime.GOMAXPROCS(0)
+	}
+	if s.Sigma2Start < Sigma2FromConditional || s.Sigma2Start > Sigma2AtDataVariance {
+		return s, fmt.Errorf("bnmf: Settings.Sigma2Start is %v, not one of %v", s.Sigma2Start, Sigma2Starts())
 	}
 	for i, t := range s.Tracked {
 		if t < 0 || t >= len(s.Test) {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,6 +64,12 @@ type Config struct {
 	// summary, with convergence diagnostics across them. Default 1, at
 	// most 64.
 	Chains int `yaml:"chains"`
+	// Sigma2Start is how the Bayesian models' sigma^2 starts: "conditional"
+	// (drawn from its full conditional given the prior-drawn factors, the
+	// paper's protocol and the default), "prior" (drawn from its prior) or
+	// "data-variance" (the variance of the training values); see
+	// bnmf.Sigma2Start. NMF and the baselines have no sigma^2.
+	Sigma2Start string `yaml:"sigma2_start"`
 	// Seed is the base seed from which every cell's seeds derive. Default 1.
 	Seed uint64 `yaml:"seed"`
 	// Coverage is the split rule that keeps training entries in every
@@ -129,6 +136,7 @@ func DefaultConfig() Config {
 		BurnIn:       400,
 		Thin:         1,
 		Chains:       1,
+		Sigma2Start:  bnmf.Sigma2FromConditional.String(),
 		Seed:         1,
 		Coverage:     "columns",
 	}
@@ -212,9 +220,11 @@ type hashed struct {
 	Thin         int
 	// Chains is left out of the encoding when it is 1, so that the hash
 	// of a one-chain config is what it was before the setting existed.
-	Chains   int `json:",omitempty"`
-	Seed     uint64
-	Coverage string
+	Chains int `json:",omitempty"`
+	// Sigma2Start is left out when it is the default, for the same reason.
+	Sigma2Start string `json:",omitempty"`
+	Seed        uint64
+	Coverage    string
 	// DataSHA256 is set only for a dataset given as a file, and left out
 	// of the encoding otherwise, so that the hash of every other config
 	// is what it was before the field existed.
@@ -265,12 +275,16 @@ func (c *Config) Hash() (string, error) {
 		BurnIn:       c.BurnIn,
 		Thin:         c.Thin,
 		Chains:       c.Chains,
+		Sigma2Start:  c.Sigma2Start,
 		Seed:         c.Seed,
 		Coverage:     c.Coverage,
 		DataSHA256:   c.dataSHA256,
 	}
 	if h.Chains == 1 {
 		h.Chains = 0
+	}
+	if h.Sigma2Start == bnmf.Sigma2FromConditional.String() {
+		h.Sigma2Start = ""
 	}
 	kind.hashed(&h)
 	b, err := json.Marshal(h)

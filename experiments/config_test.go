@@ -95,14 +95,14 @@ func TestGoodConfigs(t *testing.T) {
 				{Name: "NMF", Hyperparameters: map[string]any{"objective": "i-divergence"}},
 			},
 			Ranks: []int{2, 4}, Fractions: []float64{0.85, 0.9},
-			NoiseHoldout: 0.1, Repeats: 2, Sweeps: 20, BurnIn: 10, Thin: 2, Chains: 1, Seed: 42,
+			NoiseHoldout: 0.1, Repeats: 2, Sweeps: 20, BurnIn: 10, Thin: 2, Chains: 1, Sigma2Start: "conditional", Seed: 42,
 			Coverage: "both", Output: "out/tiny",
 		}},
 		{"testdata/good-defaults.yaml", Config{
 			Name: "good-defaults", Kind: KindConvergence,
 			Dataset: DatasetConfig{Name: "movielens-100k"},
 			Models:  allModels, Ranks: []int{10},
-			NoiseHoldout: 0.1, Repeats: 10, Sweeps: 500, BurnIn: 400, Thin: 1, Chains: 1, Seed: 1,
+			NoiseHoldout: 0.1, Repeats: 10, Sweeps: 500, BurnIn: 400, Thin: 1, Chains: 1, Sigma2Start: "conditional", Seed: 1,
 			Coverage: "columns", Output: filepath.Join("results", "good-defaults"),
 		}},
 		{"testdata/good-noise.yaml", Config{
@@ -110,7 +110,7 @@ func TestGoodConfigs(t *testing.T) {
 			Dataset: DatasetConfig{Path: "ratings.tsv", Format: "triplets", MinRatings: 3},
 			Models:  []ModelConfig{{Name: "GRRN"}, {Name: "NMF"}}, Ranks: []int{50},
 			NoiseRatios: []float64{0, 0.1, 10}, NoiseHoldout: 0.2,
-			Repeats: 10, Sweeps: 500, BurnIn: 400, Thin: 1, Chains: 1, Seed: 1,
+			Repeats: 10, Sweeps: 500, BurnIn: 400, Thin: 1, Chains: 1, Sigma2Start: "conditional", Seed: 1,
 			Coverage: "columns", Output: filepath.Join("results", "good-noise"),
 		}},
 	}
@@ -185,7 +185,9 @@ func TestConfigHash(t *testing.T) {
 			c.Models = append([]ModelConfig(nil), c.Models...)
 			c.Models[3].Hyperparameters = map[string]any{"beta_lambda": 0.6}
 		},
-		"dataset": func(c *Config) { c.Dataset.Synthetic.Seed++ },
+		"dataset":      func(c *Config) { c.Dataset.Synthetic.Seed++ },
+		"chains":       func(c *Config) { c.Chains = 4 },
+		"sigma2 start": func(c *Config) { c.Sigma2Start = "prior" },
 	}
 	for name, change := range changes {
 		c := *base

@@ -76,6 +76,13 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	}
 	p.settings = bnmf.Settings{Sweeps: cfg.Sweeps, BurnIn: burnIn, Thin: cfg.Thin}
 	p.chains = max(1, cfg.Chains)
+	if cfg.Sigma2Start != "" {
+		start, err := bnmf.ParseSigma2Start(cfg.Sigma2Start)
+		if err != nil {
+			return nil, cfg.errorf("sigma2_start", "%v", err)
+		}
+		p.settings.Sigma2Start = start
+	}
 	var err error
 	if p.coverage, err = dataset.ParseCoverage(cfg.Coverage); err != nil {
 		return nil, cfg.errorf("coverage", "%v", err)

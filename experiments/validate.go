@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"math"
 	"slices"
 	"strings"
@@ -144,6 +145,9 @@ func (c *Config) validateChain() error {
 	}
 	if c.Chains < 1 || c.Chains > maxChains {
 		return c.errorf("chains", "%d must be between 1 and %d", c.Chains, maxChains)
+	}
+	if _, err := bnmf.ParseSigma2Start(c.Sigma2Start); err != nil {
+		return c.errorf("sigma2_start", "%v", err)
 	}
 	if c.Sweeps <= 0 {
 		return c.errorf("sweeps", "%d must be positive", c.Sweeps)
