@@ -13,6 +13,9 @@ type Result struct {
 	Trace []SweepStats
 	// Kept is the number of sweeps that entered the posterior summaries.
 	Kept int
+	// PointEstimate reports that the model is an optimiser or a rule (NMF,
+	// the baselines) whose final state is its estimate, not a sampler.
+	PointEstimate bool
 
 	// TrainMSE is the training MSE of the final sample.
 	TrainMSE float64

@@ -69,7 +69,7 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		return nil, fmt.Errorf("%s initialisation: %w", model.Name(), err)
 	}
 	sum := newSummary(ch, s, p)
-	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps)}
+	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate()}
 	for sweep := 1; sweep <= s.Sweeps; sweep++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("bnmf: %s stopped before sweep %d: %w", model.Name(), sweep, err)

@@ -60,6 +60,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	settings.Workers = workers
 	settings.Seed = r.Seed
 	settings.Test = d.test
+	settings.Tracked = trackedIndices(TrackedSource(cfg.Seed, c.Fraction, c.Repeat), len(d.test))
 	settings.Recorder = sweepCounter{t: t, rank: c.Rank}
 	chains, err := bnmf.RunChains(ctx, p.models[c.Model], d.train, settings, p.chains)
 	if err != nil {
@@ -90,6 +91,9 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 			"as NMF needs nonnegative data; the test values were not clipped", d.clipped, d.train.Len()))
 	}
 	r.Warnings = append(r.Warnings, res.Warnings...)
+	var diagWarnings []string
+	r.Diagnostics, diagWarnings = diagnose(chains, d.train.Variance())
+	r.Warnings = append(r.Warnings, diagWarnings...)
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()
 	return r, nil

@@ -60,6 +60,10 @@ type Record struct {
 	Chains       int       `json:"chains,omitempty"`
 	ChainMetrics []Metrics `json:"chain_metrics,omitempty"`
 	ChainTraces  []Trace   `json:"chain_traces,omitempty"`
+	// Diagnostics are the convergence diagnostics of the cell's chains
+	// (nil for NMF and the baselines, and in records made before they
+	// existed); what they flag is in Warnings, prefixed "convergence:".
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 
 	WallSeconds float64  `json:"wall_seconds"`
 	Versions    Versions `json:"versions"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 )
 
 // Check is the outcome of running one stored cell again.
@@ -52,6 +53,12 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
 		}
 		cmp := *r
+		if old.Diagnostics == nil {
+			// A record made before diagnostics existed: compare what it
+			// holds, without the diagnostics and their warnings.
+			cmp.Diagnostics = nil
+			cmp.Warnings = withoutDiagnosticWarnings(cmp.Warnings)
+		}
 		if st.Manifest.Accepts(old) {
 			// A record made under an earlier config that differed only
 			// in its list of models (Manifest.Compatible) carries that
@@ -138,4 +145,16 @@ func VerificationSample(st *Study, n int, src rand.Source) ([]Cell, error) {
 		}
 	}
 	return cells, nil
+}
+
+// withoutDiagnosticWarnings returns ws without the warnings of the
+// convergence diagnostics.
+func withoutDiagnosticWarnings(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !strings.HasPrefix(w, "convergence:") {
+			out = append(out, w)
+		}
+	}
+	return out
 }

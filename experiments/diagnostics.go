@@ -1,0 +1,203 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/mcmcdiag"
+)
+
+// Thresholds of the convergence checks, after Vehtari, Gelman, Simpson,
+// Carpenter and Bürkner (2021), "Rank-normalization, folding, and
+// localization: an improved R-hat for assessing convergence of MCMC",
+// Bayesian Analysis 16(2).
+const (
+	// MaxRHat is the largest R-hat at which chains count as mixed.
+	MaxRHat = 1.01
+	// MinESSPerChain is the smallest bulk-ESS per chain that counts as
+	// enough.
+	MinESSPerChain = 100
+	// MaxSigma2OverVariance is the ratio of a chain's mean sigma^2 to the
+	// variance of the training values above which the chain is taken to be
+	// stuck: the noise it claims dwarfs all the variation in the data, so
+	// it explains nothing (a chain that never left its start).
+	MaxSigma2OverVariance = 10
+)
+
+// trackedEntries is how many held-out entries a cell tracks for the
+// diagnostics of its predictions.
+const trackedEntries = 20
+
+// Diagnostics are the convergence diagnostics of a cell's chains over
+// their kept sweeps: rank-normalised split-R-hat and bulk- and tail-ESS
+// (package mcmcdiag). With one chain, split-R-hat compares its halves.
+// NMF and the baselines have no posterior and no diagnostics.
+type Diagnostics struct {
+	// Chains is the number of chains and Kept the kept sweeps of each.
+	Chains int `json:"chains"`
+	Kept   int `json:"kept"`
+	// TrainMSE, Sigma2 and LogLikelihood diagnose those per-sweep values.
+	TrainMSE      Convergence `json:"train_mse"`
+	Sigma2        Convergence `json:"sigma2"`
+	LogLikelihood Convergence `json:"log_likelihood"`
+	// Predictions is the worst over Tracked held-out entries, drawn at
+	// random per split (the same for every model): the largest R-hat and
+	// the smallest ESS among their predictions w_m . z_n.
+	Predictions *Convergence `json:"predictions,omitempty"`
+	Tracked     int          `json:"tracked,omitempty"`
+	// MaxSigma2OverVariance is the largest ratio, over the chains, of a
+	// chain's mean kept sigma^2 to the variance of the training values.
+	MaxSigma2OverVariance float64 `json:"max_sigma2_over_variance"`
+}
+
+// Convergence holds the diagnostics of one quantity; a field is absent
+// where it is undefined (constant or too few draws).
+type Convergence struct {
+	RHat    *float64 `json:"rhat,omitempty"`
+	ESSBulk *float64 `json:"ess_bulk,omitempty"`
+	ESSTail *float64 `json:"ess_tail,omitempty"`
+}
+
+// convergence converts an mcmcdiag summary, NaN to absent.
+func convergence(rhat, bulk, tail float64) Convergence {
+	opt := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	return Convergence{RHat: opt(rhat), ESSBulk: opt(bulk), ESSTail: opt(tail)}
+}
+
+// TrackedSource returns the random source that picks the held-out entries
+// a cell tracks: a ChaCha8 stream keyed by the digest of
+// "bnmf/tracked/v1 base=<base> fraction=<f> repeat=<i>", so that every
+// model and rank at a split tracks the same entries.
+func TrackedSource(base uint64, f float64, repeat int) rand.Source {
+	return rand.NewChaCha8(digest(fmt.Sprintf("bnmf/tracked/v1 base=%d fraction=%s repeat=%d",
+		base, formatFloat(f), repeat)))
+}
+
+// trackedIndices draws up to trackedEntries distinct indices into a test
+// set of n entries, in increasing order.
+func trackedIndices(src rand.Source, n int) []int {
+	if n <= trackedEntries {
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	perm := rand.New(src).Perm(n)[:trackedEntries]
+	out := make([]int, trackedEntries)
+	copy(out, perm)
+	slices.Sort(out)
+	return out
+}
+
+// diagnose computes the diagnostics of chains over their kept sweeps, and
+// the warnings they call for, against the variance of the training
+// values. It returns nil for a point estimate.
+func diagnose(chains *bnmf.Chains, trainVariance float64) (*Diagnostics, []string) {
+	first := chains.Results[0]
+	if first.PointEstimate {
+		return nil, nil
+	}
+	s := first.Settings
+	var kept []int // indices into the trace of the kept sweeps
+	for i := range first.Trace {
+		sweep := i + 1
+		if sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0 {
+			kept = append(kept, i)
+		}
+	}
+	n := len(chains.Results)
+	series := func(value func(r *bnmf.Result, i int) float64) [][]float64 {
+		out := make([][]float64, n)
+		for c, r := range chains.Results {
+			out[c] = make([]float64, len(kept))
+			for j, i := range kept {
+				out[c][j] = value(r, i)
+			}
+		}
+		return out
+	}
+	var ws mcmcdiag.Workspace
+	of := func(draws [][]float64) Convergence {
+		sm := ws.Summarize(draws)
+		return convergence(sm.RHat, sm.ESSBulk, sm.ESSTail)
+	}
+	d := &Diagnostics{
+		Chains:        n,
+		Kept:          len(kept),
+		TrainMSE:      of(series(func(r *bnmf.Result, i int) float64 { return r.Trace[i].TrainMSE })),
+		Sigma2:        of(series(func(r *bnmf.Result, i int) float64 { return r.Trace[i].Sigma2 })),
+		LogLikelihood: of(series(func(r *bnmf.Result, i int) float64 { return r.Trace[i].LogLikelihood })),
+	}
+	if m := len(s.Tracked); m > 0 {
+		// The worst of each diagnostic over the tracked entries; an
+		// undefined one (NaN) does not count.
+		rhat, bulk, tail := math.NaN(), math.NaN(), math.NaN()
+		for e := range m {
+			sm := ws.Summarize(series(func(r *bnmf.Result, i int) float64 { return r.Tracked[i][e] }))
+			if !(sm.RHat <= rhat) {
+				rhat = sm.RHat
+			}
+			if !(sm.ESSBulk >= bulk) {
+				bulk = sm.ESSBulk
+			}
+			if !(sm.ESSTail >= tail) {
+				tail = sm.ESSTail
+			}
+		}
+		p := convergence(rhat, bulk, tail)
+		d.Predictions, d.Tracked = &p, m
+	}
+	for _, r := range chains.Results {
+		if trainVariance > 0 {
+			d.MaxSigma2OverVariance = math.Max(d.MaxSigma2OverVariance, r.Sigma2Mean/trainVariance)
+		}
+	}
+	return d, d.warnings(trainVariance)
+}
+
+// warnings flags what the diagnostics say is wrong, with the numbers.
+func (d *Diagnostics) warnings(trainVariance float64) []string {
+	var out []string
+	type quantity struct {
+		name string
+		c    *Convergence
+	}
+	qs := []quantity{{"train MSE", &d.TrainMSE}, {"sigma^2", &d.Sigma2}, {"log-likelihood", &d.LogLikelihood}}
+	if d.Predictions != nil {
+		qs = append(qs, quantity{fmt.Sprintf("the worst of %d tracked held-out predictions", d.Tracked), d.Predictions})
+	}
+	var unmixed, few []string
+	for _, q := range qs {
+		if q.c.RHat != nil && *q.c.RHat > MaxRHat {
+			unmixed = append(unmixed, fmt.Sprintf("%s %.3g", q.name, *q.c.RHat))
+		}
+		if q.c.ESSBulk != nil && *q.c.ESSBulk < float64(MinESSPerChain*d.Chains) {
+			few = append(few, fmt.Sprintf("%s %.0f", q.name, *q.c.ESSBulk))
+		}
+	}
+	chains := fmt.Sprintf("%d chains", d.Chains)
+	if d.Chains == 1 {
+		chains = "the two halves of its chain"
+	}
+	if len(unmixed) > 0 {
+		out = append(out, fmt.Sprintf("convergence: R-hat above %v across %s of %d kept sweeps: %s", MaxRHat, chains, d.Kept, strings.Join(unmixed, ", ")))
+	}
+	if len(few) > 0 {
+		out = append(out, fmt.Sprintf("convergence: bulk-ESS below %d per chain (%d in all): %s", MinESSPerChain, MinESSPerChain*d.Chains, strings.Join(few, ", ")))
+	}
+	if d.MaxSigma2OverVariance > MaxSigma2OverVariance {
+		out = append(out, fmt.Sprintf("convergence: stuck chain: mean sigma^2 is %.3g times the training values' variance %.3g; the chain did not leave its start",
+			d.MaxSigma2OverVariance, trainVariance))
+	}
+	return out
+}
