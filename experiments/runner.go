@@ -2,7 +2,10 @@ package experiments
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -47,8 +50,10 @@ type Summary struct {
 	// shard's records, old or new, that hold an error instead of numbers.
 	// Deferred counts the cells of the shard without a record that
 	// RunOptions.Repeats left for a later run; cells beyond that limit
-	// are not among Cells and Stored.
-	Cells, Stored, Ran, Failed, Deferred int
+	// are not among Cells and Stored. Elsewhere counts the cells left to
+	// other processes sharing the directory: claimed by them, or stored by
+	// them during this run (see ClaimsDir).
+	Cells, Stored, Ran, Failed, Deferred, Elsewhere int
 	// Problems lists what the output directory held but the study could
 	// not use (see Study.Problems).
 	Problems []string
@@ -122,8 +127,44 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	perChain := max(1, cores/max(1, parallel))
 
 	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
+	claims, err := newClaimer(sum.Dir)
+	if err != nil {
+		return sum, err
+	}
+	defer claims.close()
 	var mu sync.Mutex
 	err = runEach(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
+		key := c.Key()
+		_, storedAtStart := failed[key]
+		// Another process sharing the directory may hold the cell, or
+		// have run it since the records were read (see ClaimsDir).
+		elsewhere := func() bool {
+			if storedAtStart {
+				return false
+			}
+			r, err := readRecordFile(filepath.Join(sum.Dir, RecordsDir, key+".json"))
+			return err == nil && r.Cell == c && p.Manifest.Accepts(r)
+		}
+		if elsewhere() {
+			mu.Lock()
+			sum.Elsewhere++
+			mu.Unlock()
+			return nil
+		}
+		ok, err := claims.acquire(key)
+		if err != nil {
+			return err
+		}
+		if !ok || elsewhere() {
+			if ok {
+				_ = claims.release(key) // a finished record settles the cell
+			}
+			mu.Lock()
+			sum.Elsewhere++
+			mu.Unlock()
+			return nil
+		}
+		defer func() { _ = claims.release(key) }()
 		t.started()
 		r, err := p.runCell(ctx, c, perChain, t)
 		if err == nil {
@@ -148,4 +189,17 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
 	}
 	return sum, nil
+}
+
+// readRecordFile reads one record file.
+func readRecordFile(path string) (*Record, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }

@@ -83,7 +83,15 @@ func initStore(dir string, c *Config, m *Manifest, force bool) error {
 		m.Compatible = comp
 	}
 	if force && !errors.Is(err, fs.ErrNotExist) {
-		for _, name := range []string{ManifestFile, ConfigFile, CompactedRecords, RecordsDir} {
+		live, lerr := LiveClaims(dir)
+		if lerr != nil {
+			return fmt.Errorf("checking %s for running processes: %w", dir, lerr)
+		}
+		if len(live) > 0 {
+			return fmt.Errorf("%s: --force refused while another process runs this study there: it holds %d cell(s), such as %s; stop it first",
+				dir, len(live), live[0])
+		}
+		for _, name := range []string{ManifestFile, ConfigFile, CompactedRecords, RecordsDir, ClaimsDir} {
 			if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
 				return fmt.Errorf("starting over in %s: %w", dir, err)
 			}
