@@ -17,13 +17,15 @@ type Workspace struct {
 	sorted         []float64 // all draws in increasing order
 	aux, auxHalves []float64 // folded or indicator draws, and split
 	z              []float64 // rank-normalised draws
-	pairs          []ranked
+	pairs          []ranked  // draws being ranked, with their positions
 
 	fft          *fourier.FFT
 	pad          []float64
 	coef         []complex128
 	ac, acm, rho []float64
 	cm, cv       []float64
+	yc, ss       []float64 // centred draws and their sums of squares
+	lm           lagMeans
 }
 
 // RHat returns posterior's rhat(): the larger of the rank-normalised

@@ -39,15 +39,28 @@
 //     The rank-based RHat and ESSBulk accept infinite draws, since only
 //     their ranks matter.
 //
-// ESSQuantile(p) is also NaN when the indicator draws <= quantile(p) are
-// all equal, which happens for p = 1 and for discrete draws whose quantile
-// is their largest value.
+// ESSQuantile(p) is also NaN when every draw is at or below the
+// p-quantile, which discrete draws can produce (for example 0/1 draws with
+// p = 1).
 //
 // # Cost
 //
-// For m chains of n draws (S = m*n), the rank normalisation sorts all
-// draws, O(S log S), and the autocovariances use a real FFT of length
-// 2*nextn(n/2) per split chain, O(S log n); memory is O(S). Summarize does
-// all of this once per quantity. A Workspace keeps the buffers and FFT plan
-// between calls so that repeated use allocates little.
+// For m chains of n draws (S = m*n), each rank normalisation sorts all
+// draws, O(S log S). Each ESS sums the autocovariances of the first 32
+// lags directly, O(32 S), which suffices for chains whose autocorrelation
+// dies out by then; longer sequences use a real FFT of length
+// 2*nextn(n/2) per split chain, O(S log n). Memory is O(S). Summarize does
+// all of this once per quantity; on 4 chains of 1000 draws it takes about
+// a millisecond. A Workspace keeps the buffers and FFT plan between calls,
+// so that repeated use does not allocate.
+//
+// # Differences from posterior
+//
+// The results equal posterior 1.4.0's up to rounding, with one exception:
+// with several chains of 2 or 3 draws, posterior's chain splitting drops a
+// matrix dimension and it returns numbers computed from transposed draws;
+// here, as posterior does for a single chain, R-hat and ESS are NaN.
+// The documentation of later posterior versions says they return NA when
+// any single chain is constant; 1.4.0, followed here, returns a number as
+// long as the draws as a whole vary (golden case oneconst_4x100).
 package mcmcdiag

@@ -1,7 +1,6 @@
 package mcmcdiag
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -35,7 +34,16 @@ func (w *Workspace) rankNormalize(dst []float64, d matrix) (matrix, bool) {
 	for i, v := range d.x {
 		p[i] = ranked{v: v, i: i}
 	}
-	slices.SortFunc(p, func(a, b ranked) int { return cmp.Compare(a.v, b.v) })
+	slices.SortFunc(p, func(a, b ranked) int {
+		// No NaN is left, so plain comparisons order the draws.
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
 	dst = grow(dst, s)
 	denom := float64(s) - 2*blomOffset + 1
 	for a := 0; a < s; {

@@ -31,7 +31,9 @@ type Summary struct {
 }
 
 // Summarize returns every diagnostic of one quantity at once, sorting and
-// rank-normalising the draws only as often as the definitions require.
+// rank-normalising the draws only as often as the definitions require:
+// three sorts of all draws, for the two rank normalisations and for the
+// median and quantiles.
 // Each field equals the corresponding package function. See the package
 // documentation for the input layout and the panics.
 func Summarize(chains [][]float64) Summary { return new(Workspace).Summarize(chains) }
