@@ -139,22 +139,14 @@ func diagnose(chains *bnmf.Chains, trainVariance float64) (*Diagnostics, []strin
 		LogLikelihood: of(series(func(r *bnmf.Result, i int) float64 { return r.Trace[i].LogLikelihood })),
 	}
 	if m := len(s.Tracked); m > 0 {
-		// The worst of each diagnostic over the tracked entries; an
-		// undefined one (NaN) does not count.
-		rhat, bulk, tail := math.NaN(), math.NaN(), math.NaN()
+		sums := make([]mcmcdiag.Summary, m)
 		for e := range m {
-			sm := ws.Summarize(series(func(r *bnmf.Result, i int) float64 { return r.Tracked[i][e] }))
-			if !(sm.RHat <= rhat) {
-				rhat = sm.RHat
-			}
-			if !(sm.ESSBulk >= bulk) {
-				bulk = sm.ESSBulk
-			}
-			if !(sm.ESSTail >= tail) {
-				tail = sm.ESSTail
-			}
+			sums[e] = ws.Summarize(series(func(r *bnmf.Result, i int) float64 { return r.Tracked[i][e] }))
 		}
-		p := convergence(rhat, bulk, tail)
+		// The worst of each over the entries; an undefined one (NaN)
+		// does not count.
+		w := mcmcdiag.WorstOf(sums)
+		p := convergence(w.RHat, w.ESSBulk, w.ESSTail)
 		d.Predictions, d.Tracked = &p, m
 	}
 	for _, r := range chains.Results {
