@@ -14,7 +14,7 @@ type ColumnMean struct{}
 func (ColumnMean) Name() string { return "ColumnMean" }
 
 func columnMeanSpec() Spec {
-	return Spec{Name: "ColumnMean", Zero: ColumnMean{}, Doc: "baseline: each column's training mean"}
+	return Spec{Name: "ColumnMean", Zero: ColumnMean{}, Baseline: true, Doc: "baseline: each column's training mean"}
 }
 
 func (ColumnMean) newChain(train *Matrix, k int) (chain, error) {
