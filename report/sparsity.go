@@ -35,7 +35,7 @@ func SparsityFigure(s *StudySummary, pal Palette) (*Figure, error) {
 	if !ok {
 		return nil, ErrNoData
 	}
-	f := &Figure{Title: fmt.Sprintf("Fig. 5: held-out MSE against sparsity on %s — %s", s.Study.Manifest.Dataset, s.Name()),
+	f := &Figure{Title: figureTitle(s, "held-out MSE against sparsity"),
 		Cols: min(len(s.Ranks), 4)}
 	var cl clips
 	for _, k := range s.Ranks {
@@ -263,24 +263,33 @@ type sparsityReport struct{}
 
 func (sparsityReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
 	f, err := SparsityFigure(s, pal)
-	return f, "fig5-sparsity.png", err
+	return f, figureFile(s, "sparsity.png"), err
 }
 
+// tables writes, in a study that repeats the paper's, its Table 2 at
+// each of the paper's fractions the study has, then the held-out MSE at
+// every fraction.
 func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder) error {
+	extra := heldOutCaption(s, "the held-out MSE")
 	for _, f := range Table2Fractions() {
-		if !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
+		if s.Paper == nil || s.Paper.Table == "" || !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
 			continue
 		}
-		err := add(fmt.Sprintf("table2-%s.md", fmtG(f)),
-			fmt.Sprintf("Table 2: held-out MSE at fraction unobserved %s", fmtG(f)),
-			statsCaption+"; the lowest per row in bold. The \"(paper)\" columns are the paper's Table 2; \"—\" where it gives no value (it has no NMF column and covers MovieLens 100K only).",
+		table := s.Paper.Table
+		source := " The paper's " + table + " gives values for MovieLens 100K only, so there are no \"(paper)\" columns."
+		if paper.hasHeldOutMSE(s.Study.Manifest.Dataset, f) {
+			source = " The \"(paper)\" columns are the paper's " + table + "; \"—\" where it gives no value (it has no NMF column and covers MovieLens 100K only)."
+		}
+		err := add(fmt.Sprintf("%s-%s.md", paperFileKey(table), fmtG(f)),
+			fmt.Sprintf("%s: held-out MSE at fraction unobserved %s", table, fmtG(f)),
+			statsCaption+"; the lowest per row in bold."+source+extra,
 			func(b *bytes.Buffer) error { return WriteHeldOutTable(b, s, f, paper) })
 		if err != nil {
 			return err
 		}
 	}
-	return add("sparsity.md", "Held-out MSE at every fraction unobserved (Fig. 5)",
-		statsCaption+"; the lowest per row in bold.",
+	return add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
+		statsCaption+"; the lowest per row in bold."+extra,
 		func(b *bytes.Buffer) error { return WriteSparsityTable(b, s) })
 }
 
