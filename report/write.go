@@ -217,12 +217,11 @@ func writeReadmeHead(b *bytes.Buffer, sum *Summary, paper PaperValues) error {
 		title = sum.Studies[0].Name()
 	}
 	fmt.Fprintf(b, "# %s\n\n", title)
-	b.WriteString(generatedMark + " from the stored records alone; do not edit by hand, rerun the report instead. ")
+	b.WriteString(generatedMark + " from the stored records alone; do not edit by hand, rerun the report instead.")
 	if paperData || len(sum.Studies) == 0 {
-		fmt.Fprintf(b, "The paper's published values, printed beside ours, are from %s\n\n", paper.Citation)
-	} else {
-		b.WriteString("\n\n")
+		fmt.Fprintf(b, " The paper's published values, printed beside ours, are from %s", paper.Citation)
 	}
+	b.WriteString("\n\n")
 	b.WriteString("Numbers are mean ± standard error over repeats unless said otherwise. ")
 	b.WriteString("\"(n=3/10)\" marks a setting with fewer usable repeats than configured, and † a setting with warnings, listed under its table and in each study's Warnings section.\n\n")
 	if len(sum.Studies) == 0 {
