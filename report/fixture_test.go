@@ -149,7 +149,9 @@ func (fx fixture) study(t testing.TB, dir, name string) *experiments.Study {
 		case experiments.KindNoise:
 			r.Metrics.VarOverMSE = 1.25 / (1 + c.NoiseRatio) * jitter / modelLevel(c.Model, 50)
 			r.Metrics.VarOverMSEClean = 1.3 / (1 + c.NoiseRatio/4) * jitter / modelLevel(c.Model, 50)
-			r.Metrics.TestMSE = 1 / r.Metrics.VarOverMSE
+			r.Metrics.TestMSE = 1 / r.Metrics.VarOverMSE // the noisy training values' variance is 1
+			r.Metrics.DataVariance = 1
+			r.Metrics.TestMSEClean = 1.25 / r.Metrics.VarOverMSEClean // the clean ones' is 1.25
 		}
 		if contains(fx.nan, c) {
 			r.Metrics.TrainMSE, r.Metrics.TestMSE = math.NaN(), math.Inf(1)
