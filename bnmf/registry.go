@@ -49,6 +49,10 @@ type Spec struct {
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
+	// Baseline reports whether the model is a reference predictor without
+	// a sampler (such as ColumnMean), against which reports measure the
+	// other models' skill.
+	Baseline bool
 	// Doc is a one-line description for help texts.
 	Doc string
 }

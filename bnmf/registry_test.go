@@ -41,6 +41,14 @@ func TestSpecsAreConsistent(t *testing.T) {
 	if got := Names(); !slices.Equal(got[:5], DefaultNames()) {
 		t.Errorf("Names() = %v does not start with the paper's models", got)
 	}
+	for _, s := range Specs() {
+		if s.Baseline && s.Default {
+			t.Errorf("%s is a baseline run by default: configs that list no models would change their hash", s.Name)
+		}
+	}
+	if s, _ := Lookup("ColumnMean"); !s.Baseline {
+		t.Error("ColumnMean is not marked a baseline")
+	}
 }
 
 func TestConfigure(t *testing.T) {

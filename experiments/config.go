@@ -110,6 +110,11 @@ type DatasetConfig struct {
 	// Synthetic sets the generator's options for the synthetic dataset;
 	// zero values mean its defaults.
 	Synthetic SyntheticConfig `yaml:"synthetic"`
+	// Label names the data in reports, such as "Wine ratings (2019)".
+	// Default: the dataset's name, or the file's base name. It changes no
+	// number, so it is left out of the config's hash (json:"-"): labelling
+	// a study's data later does not separate it from its records.
+	Label string `yaml:"label" json:"-"`
 }
 
 // SyntheticConfig mirrors dataset.SyntheticOptions; zero values mean the

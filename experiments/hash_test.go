@@ -42,6 +42,12 @@ func TestStoredStudyHashes(t *testing.T) {
 			if got := mustHash(t, cfg); got != m.ConfigHash {
 				t.Errorf("config.yaml hashes to %s, the manifest says %s", got, m.ConfigHash)
 			}
+			// A label names the data in reports only: adding one keeps
+			// the study's records valid.
+			cfg.Dataset.Label = "A label of its own"
+			if got := mustHash(t, cfg); got != m.ConfigHash {
+				t.Errorf("config.yaml with a dataset label hashes to %s, the manifest says %s", got, m.ConfigHash)
+			}
 			if got := len(cfg.Cells()); got != len(m.Cells) {
 				t.Errorf("config.yaml has %d cells, the manifest %d", got, len(m.Cells))
 			}

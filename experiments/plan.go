@@ -106,6 +106,16 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	return p, nil
 }
 
+// OpenData loads the data that cfg names, cleaned as a study of it is,
+// without preparing the study: for a report that describes the data of
+// stored studies. dataDir is where MovieLens data is read from, as in
+// PrepareOptions; a data file is read relative to the working directory,
+// as Prepare reads it. Errors name the config file, line and key.
+func OpenData(cfg *Config, dataDir string) (*dataset.Ratings, error) {
+	c := *cfg // loadData records the file's digest in its config
+	return loadData(&c, PrepareOptions{DataDir: dataDir})
+}
+
 // loadData opens the dataset that cfg names. For a file of the user's own
 // it records the SHA-256 of the file's content in cfg (Prepare's copy),
 // which Config.Hash then covers.
@@ -167,24 +177,29 @@ func (p *Plan) manifest() (Manifest, error) {
 		return Manifest{}, err
 	}
 	m := Manifest{
-		Version:    RecordVersion,
-		Study:      c.Name,
-		Kind:       c.Kind,
-		ConfigHash: hash,
-		Dataset:    p.data.Name,
-		Rows:       p.data.Rows,
-		Cols:       p.data.Cols,
-		Observed:   len(p.data.Entries),
-		BaseSeed:   c.Seed,
-		Sweeps:     c.Sweeps,
-		BurnIn:     c.BurnIn,
-		Thin:       c.Thin,
-		Ranks:      c.Ranks,
-		Repeats:    c.Repeats,
-		Cells:      c.Cells(),
+		Version:      RecordVersion,
+		Study:        c.Name,
+		Kind:         c.Kind,
+		ConfigHash:   hash,
+		Dataset:      p.data.Name,
+		DatasetLabel: c.Dataset.Label,
+		Rows:         p.data.Rows,
+		Cols:         p.data.Cols,
+		Observed:     len(p.data.Entries),
+		BaseSeed:     c.Seed,
+		Sweeps:       c.Sweeps,
+		BurnIn:       c.BurnIn,
+		Thin:         c.Thin,
+		Ranks:        c.Ranks,
+		Repeats:      c.Repeats,
+		Cells:        c.Cells(),
 	}
 	for _, mc := range c.Models {
 		m.Models = append(m.Models, mc.Name)
+	}
+	mean, variance := moments(p.data.Entries)
+	if w := ScaleWarning(mean, variance); w != "" {
+		m.Warnings = append(m.Warnings, w)
 	}
 	p.source.describe(&m)
 	return m, nil

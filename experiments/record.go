@@ -134,6 +134,9 @@ type Manifest struct {
 	Kind       string `json:"kind"`
 	ConfigHash string `json:"config_hash"`
 	Dataset    string `json:"dataset"`
+	// DatasetLabel is the config's dataset.label, when it sets one; Label
+	// returns the name reports use.
+	DatasetLabel string `json:"dataset_label,omitempty"`
 
 	// Rows, Cols and Observed describe the dataset after cleaning.
 	Rows     int `json:"rows"`
@@ -159,6 +162,20 @@ type Manifest struct {
 
 	// Cells lists every cell of the study in canonical order.
 	Cells []Cell `json:"cells"`
+
+	// Warnings are about the study as a whole, found when it was prepared,
+	// such as data on a scale the default hyperparameters do not suit
+	// (ScaleWarning).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Label returns the name of the study's data in reports: the config's
+// dataset.label, or else the dataset's name (a file's base name).
+func (m Manifest) Label() string {
+	if m.DatasetLabel != "" {
+		return m.DatasetLabel
+	}
+	return m.Dataset
 }
 
 // Study is a study's manifest together with the records found for it.

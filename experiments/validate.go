@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/bnmf-lab/bnmf/dataset"
 )
@@ -85,6 +86,9 @@ func (c *Config) validateDataset() error {
 	}
 	if d.MinRatings < 0 {
 		return c.errorf("dataset.min_ratings", "%d must not be negative", d.MinRatings)
+	}
+	if strings.ContainsFunc(d.Label, unicode.IsControl) || (d.Label != "" && strings.TrimSpace(d.Label) == "") {
+		return c.errorf("dataset.label", "%q must be one line of visible text", d.Label)
 	}
 	s := d.Synthetic
 	if s != (SyntheticConfig{}) && d.Name != "synthetic" {

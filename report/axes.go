@@ -96,6 +96,8 @@ func newPanel(title, xLabel, yLabel string, ys yScale) *plot.Plot {
 	p.Y.Label.TextStyle.Font.Size = vg.Points(11)
 	if ys.log {
 		p.Y.Tick.Marker = logTicks{}
+	} else {
+		p.Y.Tick.Marker = distinctTicks{}
 	}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 0xe4}
@@ -156,6 +158,49 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	if nLabels < 2 {
 		return linear()
+	}
+	return ticks
+}
+
+// distinctTicks are gonum's default ticks, relabelled with the fewest
+// decimals that tell them apart when two labels would read the same
+// (gonum labels 1.02 and 1.08 both "1.1" on a short axis).
+type distinctTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	distinct := func(label func(float64) string) bool {
+		seen := make(map[string]bool)
+		for _, t := range ticks {
+			if t.Label == "" {
+				continue
+			}
+			l := label(t.Value)
+			if seen[l] {
+				return false
+			}
+			seen[l] = true
+		}
+		return true
+	}
+	byGonum := make(map[float64]string)
+	for _, t := range ticks {
+		byGonum[t.Value] = t.Label
+	}
+	if distinct(func(v float64) string { return byGonum[v] }) {
+		return ticks
+	}
+	for d := 0; d <= 12; d++ {
+		label := func(v float64) string { return strconv.FormatFloat(v, 'f', d, 64) }
+		if distinct(label) {
+			for i := range ticks {
+				if ticks[i].Label != "" {
+					ticks[i].Label = label(ticks[i].Value)
+				}
+			}
+			break
+		}
 	}
 	return ticks
 }

@@ -71,3 +71,51 @@ func TestLogTicks(t *testing.T) {
 		}
 	}
 }
+
+func TestUnsqueeze(t *testing.T) {
+	tests := []struct {
+		name    string
+		byModel map[string][]float64
+		ys      yScale
+		ceil    float64
+	}{
+		// The others fill 0.1 of 1.7: the ceiling leaves them two thirds.
+		{"one model far above", map[string][]float64{"A": {1.0, 1.02}, "B": {1.05, 1.1}, "C": {2.3, 2.7}}, yScale{}, 1.15},
+		{"spread evenly", map[string][]float64{"A": {1, 1.5}, "B": {1.2, 1.8}, "C": {2, 2.5}}, yScale{}, 0},
+		{"a single other mean", map[string][]float64{"A": {1}, "C": {5}}, yScale{}, 0},
+		// MovieLens 100K's Fig. 5: GTT and GTTN reach thousands too, so
+		// the others fill most of the log axis up to its ceiling.
+		{"log axis, others spread", map[string][]float64{"GEE": {0.9, 316769}, "GTT": {0.87, 4304}, "GRRN": {0.86, 1.08}},
+			chooseYScale([]float64{0.86, 316769}, 30), 25.8},
+		// On a log axis the share is measured in decades: 1 to 1.2 in
+		// 1 to 25 is 6% of the axis.
+		{"log axis, squeezed", map[string][]float64{"A": {1, 1.1}, "B": {1.05, 1.2}, "C": {2, 25}},
+			chooseYScale([]float64{1, 25}, 30), math.Pow(1.2, 1.5)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unsqueeze(tt.ys, tt.byModel)
+			if math.Abs(got.ceil-tt.ceil) > 1e-9 || got.log != tt.ys.log {
+				t.Errorf("got %+v, want ceiling %v on the same scale as %+v", got, tt.ceil, tt.ys)
+			}
+		})
+	}
+}
+
+func TestDistinctTicks(t *testing.T) {
+	for _, r := range [][2]float64{{1.0, 1.15}, {0.99, 1.01}, {0, 100}, {1000, 1001}} {
+		seen := make(map[string]bool)
+		for _, tk := range (distinctTicks{}).Ticks(r[0], r[1]) {
+			if tk.Label == "" {
+				continue
+			}
+			if seen[tk.Label] {
+				t.Errorf("axis %v: label %q twice", r, tk.Label)
+			}
+			seen[tk.Label] = true
+		}
+		if len(seen) < 2 {
+			t.Errorf("axis %v: %d labels, want at least 2", r, len(seen))
+		}
+	}
+}

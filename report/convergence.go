@@ -34,7 +34,7 @@ func ConvergenceFigure(s *StudySummary, pal Palette) (*Figure, error) {
 		return nil, ErrNoData
 	}
 	full := chooseYScale(all, 0)
-	f := &Figure{Title: fmt.Sprintf("Fig. 2: convergence on %s — %s", s.Study.Manifest.Dataset, s.Name()),
+	f := &Figure{Title: figureTitle(s, "convergence"),
 		Cols: len(s.Ranks)}
 	clipped := false
 	for _, k := range s.Ranks {
@@ -191,7 +191,7 @@ type convergenceReport struct{}
 
 func (convergenceReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
 	f, err := ConvergenceFigure(s, pal)
-	return f, "fig2-convergence.png", err
+	return f, figureFile(s, "convergence.png"), err
 }
 
 func (convergenceReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,11 +15,28 @@ import (
 func whatWasRun(s *StudySummary) string {
 	m := s.Study.Manifest
 	var b strings.Builder
-	fmt.Fprintf(&b, "The %s study `%s` on %s", m.Kind, m.Study, m.Dataset)
-	if m.Rows > 0 {
-		fmt.Fprintf(&b, " (%s × %s, %s observed entries)", fmtInt(m.Rows), fmtInt(m.Cols), fmtInt(m.Observed))
+	fmt.Fprintf(&b, "The %s study `%s` on %s", m.Kind, m.Study, oneLine(m.Label()))
+	var about []string
+	if m.Label() != m.Dataset {
+		about = append(about, m.Dataset)
 	}
-	fmt.Fprintf(&b, " covers models %s at ranks K = %s", strings.Join(s.Models, ", "), fmtInts(s.Ranks))
+	if m.Rows > 0 {
+		about = append(about, fmt.Sprintf("%s × %s, %s observed entries", fmtInt(m.Rows), fmtInt(m.Cols), fmtInt(m.Observed)))
+	}
+	if len(about) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(about, ", "))
+	}
+	var models []string
+	for _, model := range s.Models {
+		if !isBaseline(model) {
+			models = append(models, model)
+		}
+	}
+	fmt.Fprintf(&b, " covers models %s", strings.Join(models, ", "))
+	if bs := s.Baselines(); len(bs) > 0 {
+		fmt.Fprintf(&b, " and %s %s", plural(len(bs), "the baseline", "the baselines"), strings.Join(bs, ", "))
+	}
+	fmt.Fprintf(&b, " at ranks K = %s", fmtInts(s.Ranks))
 	if kr := reportOf(s); kr != nil {
 		b.WriteString(kr.grid(s))
 	}
@@ -284,7 +302,42 @@ func sparsityFindings(s *StudySummary, paper PaperValues) string {
 	if len(paperLeads) > 0 {
 		text += fmt.Sprintf(" For comparison, the paper's Table 2 has the lowest value at this fraction for %s; it gives no NMF column.", strings.Join(paperLeads, ", "))
 	}
+	text += skillFindings(s, f)
 	return strings.TrimSpace(text)
+}
+
+// skillFindings says, per rank at fraction f, how the model with the
+// lowest mean held-out MSE (baselines aside) fares against the best
+// baseline, or "" for a study without baselines.
+func skillFindings(s *StudySummary, f float64) string {
+	var parts, refs []string
+	for _, k := range s.Ranks {
+		groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} },
+			func(g *Group) Stat { return g.TestMSE })
+		bi := s.bestBaseline(groups, testMSE())
+		mi := -1
+		for i, st := range stats {
+			if !isBaseline(s.Models[i]) && st.N > 0 && isFinite(st.Mean) && (mi < 0 || st.Mean < stats[mi].Mean) {
+				mi = i
+			}
+		}
+		if bi < 0 || mi < 0 {
+			continue
+		}
+		sk := skillStat(groups[mi], groups[bi], testMSE())
+		if sk.N == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s at K = %d", s.Models[mi], fmtMeanSE(sk), k))
+		if !slices.Contains(refs, s.Models[bi]) {
+			refs = append(refs, s.Models[bi])
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Against the best baseline (%s), the skill 1 − MSE/MSE of the baseline, paired by repeat, of the model with the lowest mean held-out MSE at that fraction is %s.",
+		strings.Join(refs, ", "), strings.Join(parts, "; "))
 }
 
 func noiseFindings(s *StudySummary) string {

@@ -24,6 +24,12 @@ type fixture struct {
 	drop, fail, nan []experiments.Cell
 	// warn lists cells whose record carries a warning.
 	warn []experiments.Cell
+	// dataset and label name the data, rows, cols and observed describe
+	// it, and mseScale multiplies every MSE; zero values mean MovieLens
+	// 100K on the scale of its ratings.
+	dataset, label       string
+	rows, cols, observed int
+	mseScale             float64
 }
 
 func (fx fixture) cells() []experiments.Cell {
@@ -83,6 +89,8 @@ func heldOut(model string, rank int, f float64) float64 {
 		return 1.0 + 3e-6*math.Exp((f-0.93)*float64(rank)*10) // 2e5 at K = 50, 0.98
 	case "NMF":
 		return 1.2 * growth
+	case "ColumnMean": // a baseline: the same at every rank
+		return 1.12 + 0.5*(f-0.93)
 	}
 	return 1.0 + 0.05*growth*float64(len(model))/4
 }
@@ -100,9 +108,15 @@ func contains(cells []experiments.Cell, c experiments.Cell) bool {
 func (fx fixture) study(t testing.TB, dir, name string) *experiments.Study {
 	t.Helper()
 	cells := fx.cells()
+	if fx.dataset == "" {
+		fx.dataset, fx.rows, fx.cols, fx.observed = "movielens-100k", 943, 1473, 99723
+	}
+	if fx.mseScale == 0 {
+		fx.mseScale = 1
+	}
 	m := experiments.Manifest{
 		Version: experiments.RecordVersion, Study: name, Kind: fx.kind, ConfigHash: "c0ffee",
-		Dataset: "movielens-100k", Rows: 943, Cols: 1473, Observed: 99723, BaseSeed: 42,
+		Dataset: fx.dataset, DatasetLabel: fx.label, Rows: fx.rows, Cols: fx.cols, Observed: fx.observed, BaseSeed: 42,
 		Sweeps: fx.sweeps, BurnIn: fx.burnIn, Thin: 1, Models: fx.models, Ranks: fx.ranks,
 		Fractions: fx.fractions, NoiseRatios: fx.noiseRatios, Repeats: fx.repeats, Cells: cells,
 	}
@@ -112,10 +126,13 @@ func (fx fixture) study(t testing.TB, dir, name string) *experiments.Study {
 			continue
 		}
 		jitter := 1 + 0.02*float64(c.Repeat-1) // repeats 0, 1, 2 spread by ±2%
+		if c.Model == "ColumnMean" {
+			jitter = 1 + 0.03*float64(c.Repeat-1) // so that skill varies by repeat
+		}
 		r := experiments.Record{
 			Version: experiments.RecordVersion, Study: name, Kind: fx.kind, ConfigHash: "c0ffee",
 			Cell: c, Seed: uint64(1000 + i), Dataset: m.Dataset, Rows: m.Rows, Cols: m.Cols,
-			TrainEntries: 99723, Sweeps: fx.sweeps, BurnIn: fx.burnIn, Thin: 1,
+			TrainEntries: fx.observed, Sweeps: fx.sweeps, BurnIn: fx.burnIn, Thin: 1,
 			WallSeconds: 2.5,
 		}
 		level := modelLevel(c.Model, c.Rank) * jitter
@@ -127,12 +144,14 @@ func (fx fixture) study(t testing.TB, dir, name string) *experiments.Study {
 		r.Metrics.SecondsPerSweep = 0.001 * float64(c.Rank) * jitter
 		switch fx.kind {
 		case experiments.KindSparsity:
-			r.Metrics.TestMSE = heldOut(c.Model, c.Rank, c.Fraction) * jitter
+			r.Metrics.TestMSE = heldOut(c.Model, c.Rank, c.Fraction) * jitter * fx.mseScale
 			r.TestEntries = 1000
 		case experiments.KindNoise:
 			r.Metrics.VarOverMSE = 1.25 / (1 + c.NoiseRatio) * jitter / modelLevel(c.Model, 50)
 			r.Metrics.VarOverMSEClean = 1.3 / (1 + c.NoiseRatio/4) * jitter / modelLevel(c.Model, 50)
-			r.Metrics.TestMSE = 1 / r.Metrics.VarOverMSE
+			r.Metrics.TestMSE = 1 / r.Metrics.VarOverMSE // the noisy training values' variance is 1
+			r.Metrics.DataVariance = 1
+			r.Metrics.TestMSEClean = 1.25 / r.Metrics.VarOverMSEClean // the clean ones' is 1.25
 		}
 		if contains(fx.nan, c) {
 			r.Metrics.TrainMSE, r.Metrics.TestMSE = math.NaN(), math.Inf(1)

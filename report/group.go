@@ -18,7 +18,12 @@ type groupBuilder struct {
 	notes    []repeatNote
 
 	train, test, varOver, varOverClean, seconds []float64
+	testClean, dataVar, cleanVar                []float64
 	traces                                      [][]float64
+	// testByRepeat and cleanByRepeat hold the held-out MSE against the
+	// test values and against the clean ones by repeat, for skill scores
+	// paired by repeat.
+	testByRepeat, cleanByRepeat map[int]float64
 }
 
 // repeatNote is a warning about one repeat.
@@ -46,13 +51,26 @@ func (b *groupBuilder) add(r experiments.Record, heldOut bool) {
 	b.train = append(b.train, mt.TrainMSE)
 	if heldOut {
 		b.test = append(b.test, mt.TestMSE)
+		setRepeat(&b.testByRepeat, r.Cell.Repeat, mt.TestMSE)
 	}
-	// The var(data)/MSE values are omitted (zero) when not computed.
+	// The noise metrics are omitted (zero) when not computed.
 	if mt.VarOverMSE != 0 {
 		b.varOver = append(b.varOver, mt.VarOverMSE)
 	}
 	if mt.VarOverMSEClean != 0 {
 		b.varOverClean = append(b.varOverClean, mt.VarOverMSEClean)
+	}
+	if mt.TestMSEClean != 0 {
+		b.testClean = append(b.testClean, mt.TestMSEClean)
+		setRepeat(&b.cleanByRepeat, r.Cell.Repeat, mt.TestMSEClean)
+	}
+	if mt.DataVariance != 0 {
+		b.dataVar = append(b.dataVar, mt.DataVariance)
+	}
+	if mt.VarOverMSEClean != 0 && mt.TestMSEClean != 0 {
+		// The variance of the clean training values, which the record
+		// keeps only as this product's first factor.
+		b.cleanVar = append(b.cleanVar, mt.VarOverMSEClean*mt.TestMSEClean)
 	}
 	b.seconds = append(b.seconds, mt.SecondsPerSweep)
 	b.traces = append(b.traces, r.Trace.TrainMSE)
@@ -70,7 +88,12 @@ func (b *groupBuilder) build() Group {
 		VarOverMSE:      newStat(b.varOver),
 		VarOverMSEClean: newStat(b.varOverClean),
 		SecondsPerSweep: newStat(b.seconds),
+		TestMSEClean:    newStat(b.testClean),
+		DataVariance:    newStat(b.dataVar),
+		CleanVariance:   newStat(b.cleanVar),
 		Trace:           newTraceStats(b.traces),
+		testByRepeat:    b.testByRepeat,
+		cleanByRepeat:   b.cleanByRepeat,
 	}
 	for _, r := range b.expected {
 		if !b.found[r] {
@@ -99,6 +122,14 @@ func (b *groupBuilder) build() Group {
 		g.Warnings = append(g.Warnings, nonFiniteNote(g.Trace.NonFinite, "train MSE trace "))
 	}
 	return g
+}
+
+// setRepeat sets (*m)[repeat] = x, making the map if need be.
+func setRepeat(m *map[int]float64, repeat int, x float64) {
+	if *m == nil {
+		*m = make(map[int]float64)
+	}
+	(*m)[repeat] = x
 }
 
 // nonFiniteNote says that n values of a metric ("held-out MSE ", or "" for

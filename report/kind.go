@@ -2,6 +2,10 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bnmf-lab/bnmf/experiments"
 )
@@ -49,3 +53,56 @@ func axisOf(kind string) (experiments.Axis, bool) {
 	}
 	return k.Axis(), k.HeldOut()
 }
+
+// figureTitle titles a study's figure: what it shows, on which data, in
+// which study, after the paper's figure name ("Fig. 5: ...") when the
+// study repeats the paper's.
+func figureTitle(s *StudySummary, what string) string {
+	title := fmt.Sprintf("%s on %s — %s", what, oneLine(s.Label()), s.Name())
+	if s.Paper != nil {
+		return s.Paper.Figure + ": " + title
+	}
+	return upperFirst(title)
+}
+
+// figureFile names a study's figure file: name, after the paper's figure
+// ("fig5-sparsity.png") when the study repeats the paper's.
+func figureFile(s *StudySummary, name string) string {
+	if s.Paper != nil {
+		return paperFileKey(s.Paper.Figure) + "-" + name
+	}
+	return name
+}
+
+// paperFigureRef returns " (Fig. 5)" for the tables behind the figure of
+// a study that repeats the paper's, and "" for any other.
+func paperFigureRef(s *StudySummary) string {
+	if s.Paper == nil {
+		return ""
+	}
+	return " (" + s.Paper.Figure + ")"
+}
+
+// heldOutCaption returns the sentences a held-out table's caption adds
+// for the data's variance and the skill columns, when it has them; mse
+// names the MSE the skill is computed on.
+func heldOutCaption(s *StudySummary, mse string) string {
+	c := ""
+	if s.Data != nil {
+		c = fmt.Sprintf(" \"var(data)\" is the variance of the data's %s observed values, the MSE of predicting each by their mean.", fmtInt(s.Data.N))
+	}
+	return c + skillCaption(s, "on "+mse)
+}
+
+// upperFirst returns s with its first letter in upper case.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// paperFileKey turns the name of a figure or table of the paper into a
+// file-name part: "Fig. 5" into "fig5", "Table 2" into "table2".
+func paperFileKey(name string) string { return strings.ReplaceAll(fileKey(name), "-", "") }

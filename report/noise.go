@@ -39,7 +39,7 @@ func NoiseFigure(s *StudySummary, pal Palette) (*Figure, error) {
 		return nil, ErrNoData
 	}
 	ys := chooseYScale(vals, 0) // one scale for both variants, so they compare
-	f := &Figure{Title: fmt.Sprintf("Fig. 4: var(data)/MSE against noise (higher is better) on %s — %s", s.Study.Manifest.Dataset, s.Name()),
+	f := &Figure{Title: figureTitle(s, "var(data)/MSE against noise (higher is better)"),
 		Cols: len(variants)}
 	positions := make([]float64, len(s.NoiseRatios))
 	for i := range positions {
@@ -93,16 +93,23 @@ type noiseReport struct{}
 
 func (noiseReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
 	f, err := NoiseFigure(s, pal)
-	return f, "fig4-noise.png", err
+	return f, figureFile(s, "noise.png"), err
 }
 
 func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error {
-	err := add("noise.md", "var(data)/MSE against the noisy test values (Fig. 4)",
-		statsCaption+"; higher is better, the highest per row in bold.",
+	caption := func(values string, variance func(*Group) Stat) string {
+		c := statsCaption + "; higher is better, the highest per row in bold."
+		if recordedVariance(s, variance) != nil {
+			c += fmt.Sprintf(" \"var(data)\" is the variance of the %s training values, mean over repeats: the numerator of var(data)/MSE.", values)
+		}
+		return c + skillCaption(s, fmt.Sprintf("on the MSE against the %s test values", values))
+	}
+	err := add("noise.md", "var(data)/MSE against the noisy test values"+paperFigureRef(s),
+		caption("noisy", func(g *Group) Stat { return g.DataVariance }),
 		func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, false) })
 	if err == nil && s.hasCleanVariant() {
-		err = add("noise-clean.md", "var(data)/MSE against the clean test values (Fig. 4)",
-			statsCaption+"; higher is better, the highest per row in bold.",
+		err = add("noise-clean.md", "var(data)/MSE against the clean test values"+paperFigureRef(s),
+			caption("clean", func(g *Group) Stat { return g.CleanVariance }),
 			func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, true) })
 	}
 	return err

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // paperJSON holds the paper's published values; see paper_values.json for
@@ -25,6 +28,30 @@ type PaperValues struct {
 	Datasets []PaperDataset `json:"datasets"`
 	// Table2 holds Table 2, one entry per fraction unobserved.
 	Table2 []PaperMSETable `json:"held_out_mse"`
+	// Experiments lists the studies the paper ran, so that the report
+	// gives the paper's figure and table names to ours of the same data
+	// and grid, and to no other.
+	Experiments []PaperExperiment `json:"experiments"`
+}
+
+// PaperExperiment is one kind of study the paper ran: on which datasets,
+// at which ranks and values of the kind's axis, and the names of the
+// figure and table that show it.
+type PaperExperiment struct {
+	// Kind is the study kind (experiments.KindConvergence, ...).
+	Kind string `json:"kind"`
+	// Figure and Table name the paper's figure ("Fig. 5") and table
+	// ("Table 2", or "" for none) that show it.
+	Figure string `json:"figure"`
+	Table  string `json:"table,omitempty"`
+	// Datasets are names as in Datasets.
+	Datasets []string `json:"datasets"`
+	// Ranks, Fractions and NoiseRatios are the grid it covers; an axis
+	// the kind does not vary is empty.
+	Ranks       []int     `json:"ranks"`
+	Fractions   []float64 `json:"fractions,omitempty"`
+	NoiseRatios []float64 `json:"noise_ratios,omitempty"`
+	Source      string    `json:"source"`
 }
 
 // PaperDataset is one row of the paper's Table 1: a dataset after cleaning.
@@ -78,6 +105,11 @@ func parsePaperValues(data []byte) (PaperValues, error) {
 	if p.Citation == "" {
 		return PaperValues{}, fmt.Errorf("citation is empty")
 	}
+	for i, e := range p.Experiments {
+		if e.Kind == "" || e.Figure == "" || len(e.Datasets) == 0 {
+			return PaperValues{}, fmt.Errorf("experiments[%d]: kind, figure and datasets are required", i)
+		}
+	}
 	for i, t := range p.Table2 {
 		for j, r := range t.Rows {
 			if len(r.MSE) != len(t.Models) {
@@ -103,6 +135,32 @@ func (p PaperValues) Dataset(name string) (PaperDataset, bool) {
 		}
 	}
 	return PaperDataset{}, false
+}
+
+// Experiment returns the paper's experiment that a study repeats: one of
+// the same kind on one of its datasets whose ranks, fractions and noise
+// ratios include all of the study's. A study on other data, or beyond the
+// paper's grid, repeats none, and its report uses no paper names.
+func (p PaperValues) Experiment(m experiments.Manifest) (PaperExperiment, bool) {
+	d, ok := p.Dataset(m.Dataset)
+	if !ok {
+		return PaperExperiment{}, false
+	}
+	for _, e := range p.Experiments {
+		if e.Kind != m.Kind || !slices.ContainsFunc(e.Datasets, func(name string) bool { return datasetKey(name) == datasetKey(d.Name) }) {
+			continue
+		}
+		within := func(xs, grid []float64) bool {
+			return len(grid) == 0 || !slices.ContainsFunc(xs, func(x float64) bool {
+				return !slices.ContainsFunc(grid, func(g float64) bool { return sameFloat(x, g) })
+			})
+		}
+		ranks := !slices.ContainsFunc(m.Ranks, func(k int) bool { return !slices.Contains(e.Ranks, k) })
+		if ranks && within(m.Fractions, e.Fractions) && within(m.NoiseRatios, e.NoiseRatios) {
+			return e, true
+		}
+	}
+	return PaperExperiment{}, false
 }
 
 // HeldOutMSE returns the paper's Table 2 value for a dataset, fraction
@@ -132,6 +190,19 @@ func (p PaperValues) HeldOutMSE(dataset string, fraction float64, model string, 
 		}
 	}
 	return 0, false
+}
+
+// hasHeldOutMSE reports whether the paper's Table 2 gives values for a
+// dataset at a fraction unobserved.
+func (p PaperValues) hasHeldOutMSE(dataset string, fraction float64) bool {
+	d, ok := p.Dataset(dataset)
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(p.Table2, func(t PaperMSETable) bool {
+		td, ok := p.Dataset(t.Dataset)
+		return ok && td.Name == d.Name && sameFloat(t.FractionUnobserved, fraction)
+	})
 }
 
 // datasetKey reduces a dataset name to lower-case letters and digits, so

@@ -67,6 +67,20 @@ func checkRatingCounts(counts []dataset.RatingCount) (total int, err error) {
 // it draws a histogram of 20 bins instead. counts must be in increasing
 // order of value, as dataset.Distribution returns them.
 func WriteRatingChart(path, title string, counts []dataset.RatingCount) error {
+	return writeValueChart(path, title, ratingNouns(), counts)
+}
+
+// valueNouns name what a distribution counts: ratings, or values.
+type valueNouns struct {
+	one, many string // "rating", "ratings"
+}
+
+func ratingNouns() valueNouns  { return valueNouns{"rating", "ratings"} }
+func valueNounsOf() valueNouns { return valueNouns{"value", "values"} }
+
+// writeValueChart draws a distribution as WriteRatingChart does, naming
+// what it counts by nouns.
+func writeValueChart(path, title string, nouns valueNouns, counts []dataset.RatingCount) error {
 	total, err := checkRatingCounts(counts)
 	if err != nil {
 		return err
@@ -75,7 +89,7 @@ func WriteRatingChart(path, title string, counts []dataset.RatingCount) error {
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(12)
 	p.Title.Padding = vg.Points(6)
-	p.Y.Label.Text = "share of ratings (%)"
+	p.Y.Label.Text = "share of " + nouns.many + " (%)"
 	p.Y.Label.TextStyle.Font.Size = vg.Points(11)
 	p.X.Label.TextStyle.Font.Size = vg.Points(11)
 	p.Y.Min = 0
@@ -88,6 +102,7 @@ func WriteRatingChart(path, title string, counts []dataset.RatingCount) error {
 	var top float64
 	if len(counts) <= ratingMaxBars {
 		top, err = addRatingBars(p, counts, total)
+		p.X.Label.Text = nouns.one
 	} else {
 		top, err = addRatingHistogram(p, counts, total)
 	}
@@ -138,7 +153,6 @@ func addRatingBars(p *plot.Plot, counts []dataset.RatingCount, total int) (float
 	bars.LineStyle.Width = 0
 	p.Add(bars)
 	p.NominalX(names...)
-	p.X.Label.Text = "rating"
 	// Half a bar's slot of space left of the first bar and right of the last.
 	p.X.Min, p.X.Max = -0.5, float64(len(counts))-0.5
 	if len(counts) > ratingMaxLabels {
@@ -165,16 +179,31 @@ func barWidth(n int) vg.Length {
 	return min(w, vg.Points(40))
 }
 
-// addRatingHistogram adds a histogram of the values weighted by their
-// share and returns the tallest bin.
-func addRatingHistogram(p *plot.Plot, counts []dataset.RatingCount, total int) (float64, error) {
+// ratingHistogram returns a histogram of ratingHistBins equal bins from
+// the smallest value to the largest, each weighed by its values' counts
+// (share false) or their share of all values in percent (share true).
+func ratingHistogram(counts []dataset.RatingCount, total int, share bool) (*plotter.Histogram, error) {
 	xys := make(plotter.XYs, len(counts))
 	for i, c := range counts {
-		xys[i] = plotter.XY{X: c.Value, Y: 100 * float64(c.Count) / float64(total)}
+		y := float64(c.Count)
+		if share {
+			y = 100 * y / float64(total)
+		}
+		xys[i] = plotter.XY{X: c.Value, Y: y}
 	}
 	h, err := plotter.NewHistogram(xys, ratingHistBins)
 	if err != nil {
-		return 0, fmt.Errorf("report: rating chart: %w", err)
+		return nil, fmt.Errorf("report: rating histogram: %w", err)
+	}
+	return h, nil
+}
+
+// addRatingHistogram adds a histogram of the values weighted by their
+// share and returns the tallest bin.
+func addRatingHistogram(p *plot.Plot, counts []dataset.RatingCount, total int) (float64, error) {
+	h, err := ratingHistogram(counts, total, true)
+	if err != nil {
+		return 0, err
 	}
 	h.FillColor = ratingBarColor()
 	h.LineStyle.Width = vg.Points(0.5)
@@ -190,27 +219,55 @@ func addRatingHistogram(p *plot.Plot, counts []dataset.RatingCount, total int) (
 
 // WriteRatingTable writes the rating distribution of the dataset called
 // name as Markdown: a caption with the number of ratings, then a table of
-// each value's count and share in percent. counts must be in increasing
-// order of value, as dataset.Distribution returns them.
+// each value's count and share in percent; with more than 24 distinct
+// values, the counts of the 20 bins that WriteRatingChart draws instead.
+// counts must be in increasing order of value, as dataset.Distribution
+// returns them.
 func WriteRatingTable(w io.Writer, name string, counts []dataset.RatingCount) error {
+	return writeValueTable(w, "Rating distribution of "+name, ratingNouns(), counts)
+}
+
+// writeValueTable writes a distribution as WriteRatingTable does, under
+// the caption title and naming what it counts by nouns.
+func writeValueTable(w io.Writer, title string, nouns valueNouns, counts []dataset.RatingCount) error {
 	total, err := checkRatingCounts(counts)
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "Rating distribution of %s (%s ratings)\n\n", name, ratingThousands(total)); err != nil {
+	if _, err := fmt.Fprintf(w, "%s (%s %s)\n\n", title, ratingThousands(total), nouns.many); err != nil {
 		return fmt.Errorf("report: rating table: %w", err)
+	}
+	header := []string{upperFirst(nouns.one), "Count", "Share (%)"}
+	var rows [][]string
+	share := func(n float64) string { return strconv.FormatFloat(100*n/float64(total), 'f', 1, 64) }
+	if len(counts) <= ratingMaxBars {
+		for _, c := range counts {
+			rows = append(rows, []string{strconv.FormatFloat(c.Value, 'f', -1, 64), ratingThousands(c.Count), share(float64(c.Count))})
+		}
+	} else {
+		h, err := ratingHistogram(counts, total, false)
+		if err != nil {
+			return err
+		}
+		header = []string{"From", "To", "Count", "Share (%)"}
+		for _, b := range h.Bins {
+			n := int(math.Round(b.Weight))
+			rows = append(rows, []string{fmtSig(b.Min, 4), fmtSig(b.Max, 4), ratingThousands(n), share(b.Weight)})
+		}
+	}
+	align := make(tw.Alignment, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
 	}
 	tbl := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewMarkdown()),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithAlignment(tw.Alignment{tw.AlignRight, tw.AlignRight, tw.AlignRight}),
+		tablewriter.WithAlignment(align),
 	)
-	tbl.Header("Rating", "Count", "Share (%)")
-	for _, c := range counts {
-		share := 100 * float64(c.Count) / float64(total)
-		row := []string{strconv.FormatFloat(c.Value, 'f', -1, 64), ratingThousands(c.Count), strconv.FormatFloat(share, 'f', 1, 64)}
+	tbl.Header(header)
+	for _, row := range rows {
 		if err := tbl.Append(row); err != nil {
 			return fmt.Errorf("report: rating table: %w", err)
 		}
@@ -219,6 +276,27 @@ func WriteRatingTable(w io.Writer, name string, counts []dataset.RatingCount) er
 		return fmt.Errorf("report: rating table: %w", err)
 	}
 	return nil
+}
+
+// momentsOf returns the number, mean and population variance of the
+// values a distribution counts, or nil for no values.
+func momentsOf(counts []dataset.RatingCount) *DataStats {
+	var n int
+	var sum float64
+	for _, c := range counts {
+		n += c.Count
+		sum += float64(c.Count) * c.Value
+	}
+	if n == 0 {
+		return nil
+	}
+	mean := sum / float64(n)
+	var ss float64
+	for _, c := range counts {
+		d := c.Value - mean
+		ss += float64(c.Count) * d * d
+	}
+	return &DataStats{N: n, Mean: mean, Variance: ss / float64(n)}
 }
 
 // ratingThousands formats a nonnegative count with thousands separators:

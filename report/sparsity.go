@@ -35,7 +35,7 @@ func SparsityFigure(s *StudySummary, pal Palette) (*Figure, error) {
 	if !ok {
 		return nil, ErrNoData
 	}
-	f := &Figure{Title: fmt.Sprintf("Fig. 5: held-out MSE against sparsity on %s — %s", s.Study.Manifest.Dataset, s.Name()),
+	f := &Figure{Title: figureTitle(s, "held-out MSE against sparsity"),
 		Cols: min(len(s.Ranks), 4)}
 	var cl clips
 	for _, k := range s.Ranks {
@@ -90,16 +90,73 @@ func groupsOf(series []statSeries) []*Group {
 
 // figureScale chooses one y scale for all panels of a figure from the
 // groups' means (see chooseYScale for capRatio), and reports whether any
-// group has a value to draw.
+// group has a value to draw. With a capRatio, the ceiling is then lowered
+// further when one model's means reach so far above the others' that
+// theirs would fill less than a quarter of the axis (see unsqueeze).
 func figureScale(s *StudySummary, metric func(*Group) Stat, capRatio float64) (yScale, bool) {
 	var vals []float64
+	byModel := make(map[string][]float64)
 	for i := range s.Groups {
 		st := metric(&s.Groups[i])
 		if st.N > 0 && isFinite(st.Mean) {
 			vals = append(vals, st.Mean)
+			byModel[s.Groups[i].Model] = append(byModel[s.Groups[i].Model], st.Mean)
 		}
 	}
-	return chooseYScale(vals, capRatio), len(vals) > 0
+	ys := chooseYScale(vals, capRatio)
+	if capRatio > 0 {
+		ys = unsqueeze(ys, byModel)
+	}
+	return ys, len(vals) > 0
+}
+
+// squeezeShare is the smallest share of the axis height that the other
+// models' means may fill below a model that stands far above them; below
+// it, their differences would be too small to read.
+const squeezeShare = 0.25
+
+// unsqueeze lowers the ceiling of ys when the means of the model with the
+// highest mean reach so far above those of the other models that these
+// would fill less than squeezeShare of the axis (measured on its scale,
+// log or linear, up to any ceiling it has). The new ceiling leaves the
+// others two thirds of the axis, and that model's means above it are
+// drawn at it as triangles, like any clipped mean. It needs at least two
+// other means that differ.
+func unsqueeze(ys yScale, byModel map[string][]float64) yScale {
+	top, hi, lo := "", math.Inf(-1), math.Inf(1)
+	for m, xs := range byModel {
+		for _, x := range xs {
+			lo = math.Min(lo, x)
+			if x > hi || (x == hi && m < top) {
+				top, hi = m, x
+			}
+		}
+	}
+	othersHi, others := math.Inf(-1), 0
+	for m, xs := range byModel {
+		if m == top {
+			continue
+		}
+		for _, x := range xs {
+			othersHi = math.Max(othersHi, x)
+			others++
+		}
+	}
+	if others < 2 || !(othersHi > lo) || (ys.log && lo <= 0) {
+		return ys
+	}
+	if ys.ceil > 0 {
+		hi = math.Min(hi, ys.ceil)
+	}
+	t, inv := func(x float64) float64 { return x }, func(y float64) float64 { return y }
+	if ys.log {
+		t, inv = math.Log10, func(y float64) float64 { return math.Pow(10, y) }
+	}
+	if (t(othersHi)-t(lo))/(t(hi)-t(lo)) >= squeezeShare {
+		return ys
+	}
+	ys.ceil = inv(t(lo) + 1.5*(t(othersHi)-t(lo)))
+	return ys
 }
 
 // clips records what a figure had to clip, for its note.
@@ -263,24 +320,33 @@ type sparsityReport struct{}
 
 func (sparsityReport) figure(s *StudySummary, pal Palette) (*Figure, string, error) {
 	f, err := SparsityFigure(s, pal)
-	return f, "fig5-sparsity.png", err
+	return f, figureFile(s, "sparsity.png"), err
 }
 
+// tables writes, in a study that repeats the paper's, its Table 2 at
+// each of the paper's fractions the study has, then the held-out MSE at
+// every fraction.
 func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder) error {
+	extra := heldOutCaption(s, "the held-out MSE")
 	for _, f := range Table2Fractions() {
-		if !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
+		if s.Paper == nil || s.Paper.Table == "" || !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
 			continue
 		}
-		err := add(fmt.Sprintf("table2-%s.md", fmtG(f)),
-			fmt.Sprintf("Table 2: held-out MSE at fraction unobserved %s", fmtG(f)),
-			statsCaption+"; the lowest per row in bold. The \"(paper)\" columns are the paper's Table 2; \"—\" where it gives no value (it has no NMF column and covers MovieLens 100K only).",
+		table := s.Paper.Table
+		source := " The paper's " + table + " gives values for MovieLens 100K only, so there are no \"(paper)\" columns."
+		if paper.hasHeldOutMSE(s.Study.Manifest.Dataset, f) {
+			source = " The \"(paper)\" columns are the paper's " + table + "; \"—\" where it gives no value (it has no NMF column and covers MovieLens 100K only)."
+		}
+		err := add(fmt.Sprintf("%s-%s.md", paperFileKey(table), fmtG(f)),
+			fmt.Sprintf("%s: held-out MSE at fraction unobserved %s", table, fmtG(f)),
+			statsCaption+"; the lowest per row in bold."+source+extra,
 			func(b *bytes.Buffer) error { return WriteHeldOutTable(b, s, f, paper) })
 		if err != nil {
 			return err
 		}
 	}
-	return add("sparsity.md", "Held-out MSE at every fraction unobserved (Fig. 5)",
-		statsCaption+"; the lowest per row in bold.",
+	return add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
+		statsCaption+"; the lowest per row in bold."+extra,
 		func(b *bytes.Buffer) error { return WriteSparsityTable(b, s) })
 }
 

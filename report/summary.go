@@ -43,9 +43,30 @@ type StudySummary struct {
 	Expected, Found, Failed int
 	// WallSeconds sums the chains' wall-clock times over the records used.
 	WallSeconds float64
-	// Warnings are about the study as a whole: the collector's problems and
-	// records that were not used.
+	// Warnings are about the study as a whole: the manifest's (such as a
+	// scale warning), the collector's problems, records that were not used
+	// and what Write found in the data.
 	Warnings []string
+	// DataWarnings are the warnings about the study's data, shown at the
+	// head of its section as well as with the others: the manifest's, and
+	// a scale warning Write found in data it loaded.
+	DataWarnings []string
+	// Paper is the paper's experiment that the study repeats (same kind,
+	// dataset and grid; see PaperValues.Experiment), or nil: only then do
+	// its figures and tables carry the paper's names and values.
+	Paper *PaperExperiment
+	// Data describes the observed values of the study's data when Write
+	// could load them (Options.Ratings), else nil.
+	Data *DataStats
+}
+
+// DataStats describes the observed values of a study's data.
+type DataStats struct {
+	// N counts the observed values; Mean and Variance are their mean and
+	// population variance (divisor N). Variance is the MSE of predicting
+	// every value by their mean.
+	N              int
+	Mean, Variance float64
 }
 
 // Key identifies a group of repeats: a model at a rank and, for sparsity
@@ -69,11 +90,19 @@ type Group struct {
 	// left empty in convergence studies, which have no test set, and the
 	// var(data)/MSE statistics count only records that carry the value.
 	TrainMSE, TestMSE, VarOverMSE, VarOverMSEClean, SecondsPerSweep Stat
+	// Noise studies only: TestMSEClean is the held-out MSE against the
+	// clean test values, DataVariance the variance of the noisy training
+	// values and CleanVariance that of the clean ones (the numerators of
+	// var(data)/MSE), over the records that carry them.
+	TestMSEClean, DataVariance, CleanVariance Stat
 	// Trace summarises the per-sweep train MSE.
 	Trace TraceStats
 	// Warnings say what affects these numbers: failed repeats, values left
 	// out, and the records' own warnings. Missing repeats are in Missing.
 	Warnings []string
+
+	// testByRepeat and cleanByRepeat hold the held-out MSEs by repeat.
+	testByRepeat, cleanByRepeat map[int]float64
 }
 
 // RankStat is a statistic for one model at one rank, pooled over
@@ -116,6 +145,22 @@ func (s *StudySummary) Name() string { return s.Study.Manifest.Study }
 
 // Kind returns the study's kind (experiments.KindConvergence, ...).
 func (s *StudySummary) Kind() string { return s.Study.Manifest.Kind }
+
+// Label returns the name of the study's data in the report: its config's
+// dataset label, or the dataset's name.
+func (s *StudySummary) Label() string { return s.Study.Manifest.Label() }
+
+// Baselines returns the study's baseline models (bnmf.Spec.Baseline), in
+// report order.
+func (s *StudySummary) Baselines() []string {
+	var out []string
+	for _, m := range s.Models {
+		if isBaseline(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
 
 // Summarise reduces studies to a Summary. It never fails: what is missing
 // or wrong in a study becomes a warning. It panics with a "report: ..."
@@ -208,7 +253,10 @@ func acceptRecords(st *experiments.Study, expected map[experiments.Cell]bool) ([
 
 func summariseStudy(st *experiments.Study) *StudySummary {
 	m := st.Manifest
-	ss := &StudySummary{Study: st, Warnings: slices.Clone(st.Problems)}
+	ss := &StudySummary{Study: st, Warnings: append(slices.Clone(m.Warnings), st.Problems...), DataWarnings: slices.Clone(m.Warnings)}
+	if e, ok := Paper().Experiment(m); ok {
+		ss.Paper = &e
+	}
 	cells := expectedCells(m)
 	expected := make(map[experiments.Cell]bool, len(cells))
 	for _, c := range cells {

@@ -12,40 +12,62 @@ import (
 // Table2Fractions returns the fractions unobserved of the paper's Table 2.
 func Table2Fractions() []float64 { return []float64{0.97, 0.98} }
 
-// WriteDataTable writes Table 1, the data description: for each dataset
-// (and size) in the studies' manifests, the rows, columns, fraction
-// observed and observed entries after cleaning, each beside the paper's
-// value ("—" where the paper has none).
+// WriteDataTable writes the data description, the paper's Table 1: for
+// each dataset (and size) in the studies' manifests, the rows, columns,
+// fraction observed and observed entries after cleaning. A dataset is
+// named by its label (experiments.Manifest.Label), and a dataset of the
+// paper's also by the paper's name, with the paper's values beside ours;
+// the "(paper)" columns appear only when some dataset is the paper's, and
+// read "—" for the others.
 func WriteDataTable(w io.Writer, sum *Summary, paper PaperValues) error {
 	type row struct {
-		dataset              string
+		dataset, label       string
 		rows, cols, observed int
 		studies              []string
 	}
 	var rows []*row
+	withPaper := false
 	for _, s := range sum.Studies {
 		m := s.Study.Manifest
 		i := slices.IndexFunc(rows, func(r *row) bool {
-			return r.dataset == m.Dataset && r.rows == m.Rows && r.cols == m.Cols && r.observed == m.Observed
+			return r.dataset == m.Dataset && r.label == m.Label() && r.rows == m.Rows && r.cols == m.Cols && r.observed == m.Observed
 		})
 		if i < 0 {
-			rows = append(rows, &row{dataset: m.Dataset, rows: m.Rows, cols: m.Cols, observed: m.Observed})
+			rows = append(rows, &row{dataset: m.Dataset, label: m.Label(), rows: m.Rows, cols: m.Cols, observed: m.Observed})
 			i = len(rows) - 1
 		}
 		rows[i].studies = append(rows[i].studies, m.Study)
-	}
-	t := mdTable{header: []string{"Dataset", "Studies", "Rows", "Rows (paper)", "Columns", "Columns (paper)",
-		"Fraction observed", "Fraction observed (paper)", "Observed entries", "Observed entries (paper)"}}
-	for _, r := range rows {
-		cells := []string{r.dataset, strings.Join(r.studies, ", "),
-			intOrDash(r.rows), "—", intOrDash(r.cols), "—", "—", "—", intOrDash(r.observed), "—"}
-		if r.rows > 0 && r.cols > 0 && r.observed > 0 {
-			cells[6] = fmt.Sprintf("%.3f", float64(r.observed)/(float64(r.rows)*float64(r.cols)))
+		if _, ok := paper.Dataset(m.Dataset); ok {
+			withPaper = true
 		}
+	}
+	t := mdTable{header: []string{"Dataset", "Studies", "Rows", "Columns", "Fraction observed", "Observed entries"}}
+	if withPaper {
+		t.header = []string{"Dataset", "Studies", "Rows", "Rows (paper)", "Columns", "Columns (paper)",
+			"Fraction observed", "Fraction observed (paper)", "Observed entries", "Observed entries (paper)"}
+	}
+	for _, r := range rows {
+		name := r.label
+		if r.label != r.dataset {
+			name = fmt.Sprintf("%s (%s)", r.label, r.dataset)
+		}
+		fraction := "—"
+		if r.rows > 0 && r.cols > 0 && r.observed > 0 {
+			fraction = fmt.Sprintf("%.3f", float64(r.observed)/(float64(r.rows)*float64(r.cols)))
+		}
+		ours := []string{intOrDash(r.rows), intOrDash(r.cols), fraction, intOrDash(r.observed)}
+		if !withPaper {
+			t.rows = append(t.rows, append([]string{name, strings.Join(r.studies, ", ")}, ours...))
+			continue
+		}
+		theirs := []string{"—", "—", "—", "—"}
 		if p, ok := paper.Dataset(r.dataset); ok {
-			cells[0] = fmt.Sprintf("%s (%s)", p.Name, r.dataset)
-			cells[3], cells[5], cells[9] = fmtInt(p.Rows), fmtInt(p.Cols), fmtInt(p.Observed)
-			cells[7] = fmt.Sprintf("%.3f", p.FractionObserved)
+			name = fmt.Sprintf("%s (%s)", p.Name, r.label)
+			theirs = []string{fmtInt(p.Rows), fmtInt(p.Cols), fmt.Sprintf("%.3f", p.FractionObserved), fmtInt(p.Observed)}
+		}
+		cells := []string{name, strings.Join(r.studies, ", ")}
+		for i := range ours {
+			cells = append(cells, ours[i], theirs[i])
 		}
 		t.rows = append(t.rows, cells)
 	}
@@ -59,28 +81,49 @@ func intOrDash(n int) string {
 	return fmtInt(n)
 }
 
-// WriteHeldOutTable writes the paper's Table 2 for one fraction unobserved
-// of a sparsity study: a row per rank, for every model the held-out MSE as
-// mean ± standard error over repeats (the lowest per row in bold) beside
-// the paper's published value. The paper gives no NMF column and no table
-// for other datasets or fractions; those cells read "—".
+// WriteHeldOutTable writes the held-out MSE at one fraction unobserved of
+// a sparsity study, the paper's Table 2: a row per rank, for every model
+// the held-out MSE as mean ± standard error over repeats (the lowest per
+// row in bold). In a study that repeats the paper's (s.Paper) on data
+// and at a fraction of its Table 2, each of the paper's models has its
+// published value beside it, "—" where the paper gives none (it has no
+// NMF column); other tables get no "(paper)" columns. When the data's
+// variance is known (s.Data) it heads each row, and when the study has
+// baselines each model's skill against the best one follows its MSE (see
+// skillStat).
 func WriteHeldOutTable(w io.Writer, s *StudySummary, fraction float64, paper PaperValues) error {
-	t := mdTable{header: []string{"K"}}
-	for _, m := range s.Models {
-		t.header = append(t.header, m, m+" (paper)")
-	}
+	cols := newHeldOutColumns(s, testMSE(), datasetVariance(s))
 	dataset := s.Study.Manifest.Dataset
+	published := s.Paper != nil && paper.hasHeldOutMSE(dataset, fraction)
+	withPaper := func(m string) bool { return published && isPaperModel(m) }
+	t := mdTable{header: append([]string{"K"}, cols.leadHeader()...)}
+	for _, m := range s.Models {
+		t.header = append(t.header, m)
+		if withPaper(m) {
+			t.header = append(t.header, m+" (paper)")
+		}
+		if cols.skill {
+			t.header = append(t.header, m+" skill")
+		}
+	}
 	for _, k := range s.Ranks {
 		groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k, Fraction: fraction} },
 			func(g *Group) Stat { return g.TestMSE })
 		best := bestOf(stats, false)
-		cells := []string{fmt.Sprintf("K = %d", k)}
+		lead, ref := cols.leadCells(groups)
+		cells := append([]string{fmt.Sprintf("K = %d", k)}, lead...)
 		for i, m := range s.Models {
-			p := "—"
-			if v, ok := paper.HeldOutMSE(dataset, fraction, m, k); ok {
-				p = fmtPaper(v)
+			cells = append(cells, statCell(groups[i], stats[i], best[i], &t.notes))
+			if withPaper(m) {
+				p := "—"
+				if v, ok := paper.HeldOutMSE(dataset, fraction, m, k); ok {
+					p = fmtPaper(v)
+				}
+				cells = append(cells, p)
 			}
-			cells = append(cells, statCell(groups[i], stats[i], best[i], &t.notes), p)
+			if cols.skill {
+				cells = append(cells, cols.skillCell(groups[i], ref))
+			}
 		}
 		t.rows = append(t.rows, cells)
 	}
@@ -89,14 +132,17 @@ func WriteHeldOutTable(w io.Writer, s *StudySummary, fraction float64, paper Pap
 
 // WriteSparsityTable writes the numbers behind Fig. 5: held-out MSE, mean
 // ± standard error over repeats, a row per rank and fraction unobserved, a
-// column per model, the lowest per row in bold.
+// column per model, the lowest per row in bold; with the data's variance
+// and the skill against the best baseline as WriteHeldOutTable adds them.
 func WriteSparsityTable(w io.Writer, s *StudySummary) error {
-	t := mdTable{header: append([]string{"K", "Fraction unobserved"}, s.Models...)}
+	cols := newHeldOutColumns(s, testMSE(), datasetVariance(s))
+	t := mdTable{header: append([]string{"K", "Fraction unobserved"}, cols.leadHeader()...)}
+	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
 		for _, f := range s.Fractions {
 			groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} },
 				func(g *Group) Stat { return g.TestMSE })
-			t.rows = append(t.rows, statRow([]string{fmt.Sprintf("K = %d", k), fmtG(f)}, groups, stats, false, &t.notes))
+			t.rows = append(t.rows, cols.row([]string{fmt.Sprintf("K = %d", k), fmtG(f)}, groups, stats, false, &t.notes))
 		}
 	}
 	return t.render(w)
@@ -118,17 +164,24 @@ func WriteConvergenceTable(w io.Writer, s *StudySummary) error {
 // WriteNoiseTable writes the numbers behind Fig. 4: var(data)/MSE (higher
 // is better), measured against the noisy test values or, if clean, the
 // clean ones; mean ± standard error over repeats, a row per rank and noise
-// ratio, a column per model, the highest per row in bold.
+// ratio, a column per model, the highest per row in bold. When the records
+// carry it, the variance of the training values (noisy, or clean) heads
+// each row, and with baselines each model's skill against the best one,
+// on the same MSE, follows its column.
 func WriteNoiseTable(w io.Writer, s *StudySummary, clean bool) error {
-	t := mdTable{header: append([]string{"K", "Noise-to-signal ratio"}, s.Models...)}
 	metric := func(g *Group) Stat { return g.VarOverMSE }
+	mse, variance := testMSE(), func(g *Group) Stat { return g.DataVariance }
 	if clean {
 		metric = func(g *Group) Stat { return g.VarOverMSEClean }
+		mse, variance = cleanMSE(), func(g *Group) Stat { return g.CleanVariance }
 	}
+	cols := newHeldOutColumns(s, mse, recordedVariance(s, variance))
+	t := mdTable{header: append([]string{"K", "Noise-to-signal ratio"}, cols.leadHeader()...)}
+	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
 		for _, r := range s.NoiseRatios {
 			groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }, metric)
-			t.rows = append(t.rows, statRow([]string{fmt.Sprintf("K = %d", k), fmtG(r)}, groups, stats, true, &t.notes))
+			t.rows = append(t.rows, cols.row([]string{fmt.Sprintf("K = %d", k), fmtG(r)}, groups, stats, true, &t.notes))
 		}
 	}
 	return t.render(w)

@@ -24,7 +24,14 @@ func TestTablesGolden(t *testing.T) {
 	noise := noiseFixture().study(t, "noise", "noise")
 	synth := convergenceFixture().study(t, "synth", "quick")
 	synth.Manifest.Dataset, synth.Manifest.Rows, synth.Manifest.Cols, synth.Manifest.Observed = "synthetic", 200, 150, 2400
-	sum := Summarise([]*experiments.Study{conv, sparse, noise, synth})
+	// The paper's study with the ColumnMean baseline beside its models.
+	withBaseline := func(fx fixture) fixture {
+		fx.models = append(fx.models, "ColumnMean")
+		return fx
+	}
+	sparseBase := withBaseline(sparsityFixture()).study(t, "sparse-base", "table2-baseline")
+	noiseBase := withBaseline(noiseFixture()).study(t, "noise-base", "noise-baseline")
+	sum := Summarise([]*experiments.Study{conv, sparse, noise, synth, sparseBase, noiseBase})
 	byName := func(name string) *StudySummary {
 		t.Helper()
 		for _, s := range sum.Studies {
@@ -35,6 +42,8 @@ func TestTablesGolden(t *testing.T) {
 		t.Fatalf("no study %q", name)
 		return nil
 	}
+	// The data's variance, as Write sets it from the loaded data.
+	byName("table2-baseline").Data = &DataStats{N: 99723, Mean: 3.53, Variance: 1.262}
 	paper := Paper()
 	tests := []struct {
 		golden string
@@ -48,6 +57,10 @@ func TestTablesGolden(t *testing.T) {
 		{"timing.md", func(b *bytes.Buffer) error { return WriteTimingTable(b, byName("table2")) }},
 		{"noise.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise"), false) }},
 		{"noise-clean.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise"), true) }},
+		{"table2-baseline-0.98.md", func(b *bytes.Buffer) error { return WriteHeldOutTable(b, byName("table2-baseline"), 0.98, paper) }},
+		{"sparsity-baseline.md", func(b *bytes.Buffer) error { return WriteSparsityTable(b, byName("table2-baseline")) }},
+		{"noise-baseline.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise-baseline"), false) }},
+		{"noise-clean-baseline.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise-baseline"), true) }},
 		{"warnings.md", func(b *bytes.Buffer) error { return WriteWarnings(b, byName("table2")) }},
 		{"warnings-none.md", func(b *bytes.Buffer) error { return WriteWarnings(b, byName("convergence")) }},
 	}

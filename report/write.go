@@ -14,8 +14,11 @@ import (
 
 // Options adjust Write. The zero value is ready to use.
 type Options struct {
-	// Ratings, if not nil, loads a dataset's rating distribution for
-	// Fig. 3; without it the README says Fig. 3 was not drawn.
+	// Ratings, if not nil, loads the distribution of a study's data: for
+	// the chart of its values (Fig. 3 for the paper's datasets), the
+	// data's variance beside the held-out MSEs, and the check of its
+	// scale (experiments.ScaleWarning). Without it the README says the
+	// charts were not drawn, and the tables have no variance column.
 	Ratings RatingsFunc
 }
 
@@ -31,12 +34,13 @@ type Options struct {
 func Write(root string, studies []*experiments.Study, opts Options) ([]string, error) {
 	sum := Summarise(studies)
 	paper := Paper()
+	loaded := loadData(sum, opts.Ratings)
 	var written []string
 	var readme bytes.Buffer
 	if err := writeReadmeHead(&readme, sum, paper); err != nil {
 		return nil, err
 	}
-	figs, err := writeRatings(&readme, root, sum, opts.Ratings, paper)
+	figs, err := writeRatings(&readme, root, sum, loaded, paper)
 	written = append(written, figs...)
 	if err != nil {
 		return written, err
@@ -171,8 +175,12 @@ func relLink(root, path string) string {
 // section writes the study's part of the README.
 func (o *studyOutput) section(b *bytes.Buffer, root string) error {
 	s := o.s
-	fmt.Fprintf(b, "## %s: %s on %s\n\n", s.Name(), s.Kind(), s.Study.Manifest.Dataset)
-	fmt.Fprintf(b, "%s\n\n%s\n\n", whatWasRun(s), whatItShows(s, o.paper))
+	fmt.Fprintf(b, "## %s: %s on %s\n\n", s.Name(), s.Kind(), oneLine(s.Label()))
+	fmt.Fprintf(b, "%s\n\n", whatWasRun(s))
+	for _, w := range s.DataWarnings {
+		fmt.Fprintf(b, "**Warning:** %s\n\n", oneLine(w))
+	}
+	fmt.Fprintf(b, "%s\n\n", whatItShows(s, o.paper))
 	switch {
 	case o.figure != "":
 		fmt.Fprintf(b, "![%s](%s)\n\n", o.caption, relLink(root, o.figure))
@@ -192,19 +200,41 @@ func (o *studyOutput) section(b *bytes.Buffer, root string) error {
 	return nil
 }
 
-// writeReadmeHead writes the README's title, introduction and Table 1.
+// writeReadmeHead writes the README's title, introduction and the data
+// description. The paper is cited, and its Table 1 named, only when some
+// study repeats the paper's or uses one of its datasets; a README of one
+// study of other data is titled by the study.
 func writeReadmeHead(b *bytes.Buffer, sum *Summary, paper PaperValues) error {
-	b.WriteString("# Results\n\n")
-	b.WriteString(generatedMark + " from the stored records alone; do not edit by hand, rerun the report instead. ")
-	fmt.Fprintf(b, "The paper's published values, printed beside ours, are from %s\n\n", paper.Citation)
+	allPaper, paperData := true, false
+	for _, s := range sum.Studies {
+		allPaper = allPaper && s.Paper != nil
+		if _, ok := paper.Dataset(s.Study.Manifest.Dataset); ok {
+			paperData = true
+		}
+	}
+	title := "Results"
+	if !allPaper && len(sum.Studies) == 1 {
+		title = sum.Studies[0].Name()
+	}
+	fmt.Fprintf(b, "# %s\n\n", title)
+	b.WriteString(generatedMark + " from the stored records alone; do not edit by hand, rerun the report instead.")
+	if paperData || len(sum.Studies) == 0 {
+		fmt.Fprintf(b, " The paper's published values, printed beside ours, are from %s", paper.Citation)
+	}
+	b.WriteString("\n\n")
 	b.WriteString("Numbers are mean ± standard error over repeats unless said otherwise. ")
 	b.WriteString("\"(n=3/10)\" marks a setting with fewer usable repeats than configured, and † a setting with warnings, listed under its table and in each study's Warnings section.\n\n")
 	if len(sum.Studies) == 0 {
 		b.WriteString("No studies were found.\n")
 		return nil
 	}
-	b.WriteString("## Data description (Table 1)\n\n")
-	b.WriteString("Sizes after cleaning, as recorded in each study's manifest, beside the paper's Table 1.\n\n")
+	if paperData {
+		b.WriteString("## Data description (Table 1)\n\n")
+		b.WriteString("Sizes after cleaning, as recorded in each study's manifest, beside the paper's Table 1.\n\n")
+	} else {
+		b.WriteString("## Data description\n\n")
+		b.WriteString("Sizes after cleaning, as recorded in each study's manifest.\n\n")
+	}
 	if err := WriteDataTable(b, sum, paper); err != nil {
 		return err
 	}

@@ -25,10 +25,10 @@ func threeStudies(t *testing.T, root string) []*experiments.Study {
 	}
 }
 
-// fixedRatings stands in for loading a dataset: a made-up distribution for
-// movielens-100k, an error for any other.
-func fixedRatings(name string) ([]dataset.RatingCount, error) {
-	if name != "movielens-100k" {
+// fixedRatings stands in for loading a study's data: a made-up
+// distribution for movielens-100k, an error for any other dataset.
+func fixedRatings(st *experiments.Study) ([]dataset.RatingCount, error) {
+	if st.Manifest.Dataset != "movielens-100k" {
 		return nil, errors.New("not a MovieLens dataset")
 	}
 	return []dataset.RatingCount{{Value: 1, Count: 6000}, {Value: 2, Count: 11000}, {Value: 3, Count: 27000},
@@ -261,8 +261,8 @@ func TestWriteRatingsUnavailable(t *testing.T) {
 		ratings RatingsFunc
 		want    string
 	}{
-		{"no loader", nil, "## Rating distributions (Fig. 3)\n\nNot drawn: the report was not given a way to load the datasets."},
-		{"load fails", fixedRatings, "Fig. 3 for synthetic is not drawn: not a MovieLens dataset."},
+		{"no loader", nil, "## Value distributions\n\nNot drawn: the report was not given a way to load the datasets."},
+		{"load fails", fixedRatings, "The distribution of synthetic is not drawn: not a MovieLens dataset."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

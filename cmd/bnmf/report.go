@@ -15,14 +15,26 @@ import (
 
 const reportUsage = `Usage: bnmf report [flags] RESULTS_DIR
 
-Renders the figures (Fig. 2, 4, 5), tables (Table 1, Table 2, held-out MSE
-per fraction, var(data)/MSE per noise ratio against noisy and clean values,
-final training MSE, timing) and a tidy CSV of every study under RESULTS_DIR
-from its stored records, into each study's figures/ and tables/
-directories, and writes RESULTS_DIR/README.md embedding them. RESULTS_DIR
-may be one study directory or a root holding several. Fig. 3, the rating
-distribution of each MovieLens dataset, is drawn into RESULTS_DIR/figures
-when the dataset's file is found. No sampler is run.
+Renders the figures, tables and a tidy CSV of every study under
+RESULTS_DIR from its stored records, into each study's figures/ and
+tables/ directories, and writes RESULTS_DIR/README.md embedding them.
+RESULTS_DIR may be one study directory or a root holding several. No
+sampler is run.
+
+A study that repeats one of the paper's (its MovieLens dataset, kind and
+grid) gets the paper's names (Fig. 2, 4, 5, Tables 1 and 2) and values
+beside ours; any other is titled by the study and names its data by the
+config's dataset label. Held-out tables give the data's variance beside
+the MSEs and, when a study has baseline models, every model's skill
+against the best baseline (1 - MSE/MSE of the baseline, paired by
+repeat).
+
+Each study's data is loaded again, as its config.yaml names it (MovieLens
+from the data directory, a file of your own from its path relative to the
+working directory, as the run read it), for the chart of its values
+(Fig. 3 for MovieLens) drawn into RESULTS_DIR/figures, its variance, and a
+warning when its scale is far from the ratings of 1 to 5 that the default
+hyperparameters suit. Data that cannot be loaded is said so in the README.
 `
 
 // runReport implements "bnmf report RESULTS_DIR": it finds every study
@@ -58,17 +70,17 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		studies = append(studies, st)
 	}
-	// Fig. 3 needs the ratings themselves. The README gets a short reason
-	// when they cannot be loaded; the details, which name local paths, go
-	// to stderr.
-	ratings := func(name string) ([]dataset.RatingCount, error) {
-		if name == dataset.SyntheticName || !slices.Contains(dataset.Names(), name) {
-			return nil, errors.New("it is drawn for the MovieLens datasets only")
-		}
-		r, err := dataset.Open(name, *dataDir, dataset.Options{})
+	// The charts of the data's values, its variance and its scale check
+	// need the data itself. The README gets a short reason when it cannot
+	// be loaded; the details, which name local paths, go to stderr.
+	ratings := func(st *experiments.Study) ([]dataset.RatingCount, error) {
+		r, err := loadStudyData(st, *dataDir)
 		if err != nil {
-			fmt.Fprintf(stderr, "report: Fig. 3 for %s: %v\n", name, err)
-			return nil, fmt.Errorf("its ratings file could not be loaded (bnmf data fetch %s gets it)", name)
+			fmt.Fprintf(stderr, "report: data of %s: %v\n", st.Dir, err)
+			if name := st.Manifest.Dataset; slices.Contains(dataset.Names(), name) && name != dataset.SyntheticName {
+				return nil, fmt.Errorf("its ratings file could not be loaded (bnmf data fetch %s gets it)", name)
+			}
+			return nil, errors.New("its data could not be loaded (the report's standard error says why)")
 		}
 		return dataset.Distribution(r), nil
 	}
@@ -87,4 +99,14 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "report of %d %s: %s\n", len(studies), noun, filepath.Join(root, "README.md"))
 	return nil
+}
+
+// loadStudyData loads the data of a stored study as its config.yaml
+// names it, reading MovieLens from dataDir.
+func loadStudyData(st *experiments.Study, dataDir string) (*dataset.Ratings, error) {
+	cfg, err := experiments.LoadConfig(filepath.Join(st.Dir, experiments.ConfigFile))
+	if err != nil {
+		return nil, err
+	}
+	return experiments.OpenData(cfg, dataDir)
 }

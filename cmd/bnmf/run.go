@@ -24,8 +24,10 @@ record are skipped, including cells whose record holds an error unless
 --retry-failed is given. A config whose output directory holds results of a
 different config is refused (see --force).
 
-Progress goes to standard error; the output directory of each study run
-is printed on standard output. With --repeats R, only repeats 0 to R-1 of
+Progress goes to standard error, as do warnings found when a config is
+checked (such as data far from the scale of ratings 1 to 5, which the
+default hyperparameters suit); the output directory of each study run is
+printed on standard output. With --repeats R, only repeats 0 to R-1 of
 every setting run; running again without it completes the study with the
 same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
 every finished cell.
@@ -74,6 +76,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
 		if err != nil {
 			return err
+		}
+		for _, w := range p.Manifest.Warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", file, w)
 		}
 		plans = append(plans, p)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,5 +182,63 @@ func TestRunAndMerge(t *testing.T) {
 	err = runMerge(context.Background(), []string{"--out", filepath.Join(root, "mixed"), shardDirs[0], other}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "only shards of one config can be merged") {
 		t.Errorf("merging two configs gave %v, want a refusal", err)
+	}
+}
+
+// TestRunWarnsOfScale checks that bnmf run warns, when it checks the
+// config and before any chain runs, about data of mean 43 and variance
+// 1,907, far from the scale the default hyperparameters suit.
+func TestRunWarnsOfScale(t *testing.T) {
+	dir := t.TempDir()
+	var data strings.Builder
+	for i := range 130 { // 64 values 87.34375 and 66 zeros: mean 43, variance 1,907
+		v := 0.0
+		if i%2 == 0 && i < 128 {
+			v = 87.34375
+		}
+		fmt.Fprintf(&data, "u%d,i%d,%v\n", i/10, i%10, v)
+	}
+	dataPath := filepath.Join(dir, "big.csv")
+	cfgPath := filepath.Join(dir, "big.yaml")
+	cfg := "kind: sparsity\ndataset: {path: " + dataPath + ", format: triplets, label: Big numbers}\n" +
+		"models: [{name: GRRN}, {name: ColumnMean}]\nranks: [2]\nfractions: [0.3]\nrepeats: 2\nsweeps: 4\nburn_in: 2\n"
+	for path, content := range map[string]string{dataPath: data.String(), cfgPath: cfg} {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "")
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	var stdout, stderr bytes.Buffer
+	if err := runRun(context.Background(), []string{"--out", filepath.Join(dir, "out"), cfgPath}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	want := "warning: " + cfgPath + ": the data's values have mean 43 and variance 1,907, far from the scale"
+	if !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("stderr starts %q, want %q", stderr.String(), want)
+	}
+	if !strings.Contains(stderr.String(), "Rescale the values") {
+		t.Errorf("the warning does not point to rescaling: %q", stderr.String())
+	}
+
+	// The report loads the data again through the study's config, names
+	// it by its label, measures skill against the baseline and repeats
+	// the warning.
+	out := filepath.Join(dir, "out")
+	if err := runReport(context.Background(), []string{"--quiet", out}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"## big: sparsity on Big numbers", "## Value distributions", "| var(data) |", "GRRN skill",
+		"**Warning:** the data's values have mean 43 and variance 1,907"} {
+		if !strings.Contains(string(readme), w) {
+			t.Errorf("README lacks %q", w)
+		}
+	}
+	if strings.Contains(string(readme), "(paper)") || strings.Contains(string(readme), "Fig. ") {
+		t.Error("README of a user's data names the paper's figures or columns")
 	}
 }
