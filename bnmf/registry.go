@@ -44,15 +44,12 @@ type Spec struct {
 	Default bool
 	// Baseline reports whether the model is a baseline: a simple rule with
 	// no sampler and no posterior (GlobalMean, RowMean, ColumnMean, Bias),
-	// which reports place beside the models to say what beating it takes.
+	// which reports place beside the models and measure the other models'
+	// skill against.
 	Baseline bool
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
-	// Baseline reports whether the model is a reference predictor without
-	// a sampler (such as ColumnMean), against which reports measure the
-	// other models' skill.
-	Baseline bool
 	// Doc is a one-line description for help texts.
 	Doc string
 }
