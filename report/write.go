@@ -90,8 +90,11 @@ type studyOutput struct {
 	figure  string // path of the figure, "" if not drawn
 	caption string // the figure's title, or why it was not drawn
 	tables  []tableDoc
-	csv     string
-	written []string
+	// traces and traceCaption are the trace figure of the settings the
+	// convergence diagnostics flagged, "" when none was.
+	traces, traceCaption string
+	csv                  string
+	written              []string
 }
 
 // tableDoc is one table with its heading and caption.
@@ -137,6 +140,21 @@ func writeStudy(s *StudySummary, pal Palette, paper PaperValues) (*studyOutput, 
 	tables, err := studyTables(s, paper)
 	if err != nil {
 		return out, err
+	}
+	if s.hasDiagnostics() {
+		f, err := DiagnosticsTraceFigure(s)
+		switch {
+		case errors.Is(err, ErrNoData):
+		case err != nil:
+			return out, err
+		default:
+			path := filepath.Join(dir, "figures", "diagnostics-traces.png")
+			if err := f.Save(path); err != nil {
+				return out, err
+			}
+			out.traces, out.traceCaption = path, f.Title
+			out.written = append(out.written, path)
+		}
 	}
 	for i, t := range tables {
 		path := filepath.Join(dir, "tables", t.file)
@@ -190,6 +208,9 @@ func (o *studyOutput) section(b *bytes.Buffer, root string) error {
 	for _, t := range o.tables {
 		b.Write(t.markdown())
 		b.WriteString("\n")
+		if t.heading == diagnosticsHeading && o.traces != "" {
+			fmt.Fprintf(b, "![%s](%s)\n\n", o.traceCaption, relLink(root, o.traces))
+		}
 	}
 	fmt.Fprintf(b, "All cells as tidy CSV: [%s](%s).\n\n", filepath.ToSlash(filepath.Base(o.csv)), relLink(root, o.csv))
 	b.WriteString("### Warnings\n\n")
