@@ -174,6 +174,8 @@ type finisher struct {
 	w     []float64 // weight of each buffered sample, summing to 1
 	sd    []float64 // its noise standard deviation
 	invSd []float64
+	// sdMin and sdMax are the smallest and largest of sd.
+	sdMin, sdMax float64
 	// Pair term: for buffered pairs b < c in row-major order, sqrt of
 	// sigma2_b + sigma2_c, its inverse, and 2 w_b w_c.
 	pairSd, pairInvSd, pairW []float64
@@ -205,6 +207,7 @@ func (a *Accumulator) newFinisher() *finisher {
 		f.sd[b] = math.Sqrt(a.bufSigma2[b])
 		f.invSd[b] = 1 / f.sd[b]
 	}
+	f.sdMin, f.sdMax = extremes(f.sd)
 	g0 := a.table.kernel(0) // 2 phi(0) = sqrt(2/pi)
 	var proxyRoot float64   // sum_b sum_c w_b w_c sqrt(v_bc), for the correction
 	for b := range nb {
@@ -257,15 +260,18 @@ func (f *finisher) newWorker() *finishWorker {
 }
 
 // cdfPDF implements cdfEvaluator for the current entry's buffered mixture.
-func (w *finishWorker) cdfPDF(x float64) (cdf, pdf float64) {
+func (w *finishWorker) cdfPDF(x float64) (cdf, pdf, dpdf float64) {
 	tab := w.a.table
 	invSd, wt := w.invSd[:len(w.mu)], w.w[:len(w.mu)]
 	for b, m := range w.mu {
-		c, p := tab.eval((x - m) * invSd[b])
+		z := (x - m) * invSd[b]
+		c, p := tab.eval(z)
+		wp := wt[b] * invSd[b] * p
 		cdf += wt[b] * c
-		pdf += wt[b] * invSd[b] * p
+		pdf += wp
+		dpdf -= wp * z * invSd[b]
 	}
-	return cdf, pdf
+	return cdf, pdf, dpdf
 }
 
 // entry computes entry k's results into res and returns the number of CDF
@@ -301,15 +307,16 @@ func (w *finishWorker) entry(k int, res *Result) int {
 
 	evals := 0
 	mo := mixtureMoments(w.w, w.mu, a.bufSigma2)
-	tol := a.tol * math.Sqrt(mo.variance)
+	sd := math.Sqrt(mo.variance)
+	muMin, muMax := extremes(w.mu)
 	for l := range a.levels {
 		for end, z := range [2]float64{w.zLo[l], w.zHi[l]} {
-			lo, hi := quantileBracket(w.mu, w.sd, z)
+			lo, hi := quantileBracket(muMin, muMax, w.sdMin, w.sdMax, z)
 			p := (1 - a.levels[l]) / 2
 			if end == 1 {
 				p = (1 + a.levels[l]) / 2
 			}
-			x, e := solveQuantile(w, p, cornishFisher(mo, z), lo, hi, tol)
+			x, e := solveQuantile(w, p, cornishFisher(mo, z), lo, hi, sd, a.tol)
 			evals += e
 			if end == 0 {
 				res.Lower[l][k] = x
@@ -336,7 +343,7 @@ func (w *finishWorker) entry(k int, res *Result) int {
 	for t, tg := range a.targets {
 		sc := &res.Scores[t]
 		sc.PIT[k] = tg.pit[k] / cnt
-		sc.LogDensity[k] = tg.lseMax[k] + math.Log(tg.lseSum[k]/cnt) - logSqrt2Pi
+		sc.LogDensity[k] = tg.logDensity(k, cnt)
 		sc.CRPS[k] = tg.crps[k]/cnt - pair
 	}
 	return evals

@@ -66,8 +66,16 @@ func (m Mixture) Prob(x float64) float64 {
 }
 
 // cdfPDF implements cdfEvaluator.
-func (m Mixture) cdfPDF(x float64) (cdf, pdf float64) {
-	return m.CDF(x), m.Prob(x)
+func (m Mixture) cdfPDF(x float64) (cdf, pdf, dpdf float64) {
+	for s, mu := range m.Mu {
+		sd := math.Sqrt(m.Sigma2[s])
+		z := (x - mu) / sd
+		w, phi := m.weight(s), normPDF(z)
+		cdf += w * normCDF(z)
+		pdf += w * phi / sd
+		dpdf -= w * z * phi / (sd * sd)
+	}
+	return cdf, pdf, dpdf
 }
 
 // LogProb returns the log density at x, log sum_s w_s N(x | Mu[s],
@@ -108,14 +116,14 @@ func (m Mixture) Variance() float64 {
 }
 
 // Quantile returns the p-quantile of the mixture for 0 < p < 1: the root
-// of CDF(x) = p, found by Newton's method safeguarded by bisection within
-// the bracket [min_s q_s, max_s q_s] of the components' own p-quantiles
-// q_s, starting from the Cornish-Fisher approximation. tol is relative to
-// the mixture's standard deviation (zero means DefaultTol): the search
-// stops when a Newton step is at most tol sd, returning the point after
-// that step (error of order tol^2 sd for a smooth mixture), or when the
-// bracket is at most tol sd wide (error at most tol sd / 2). It panics if p
-// is not in (0, 1).
+// of CDF(x) = p, found by Newton's method safeguarded by bisection within a
+// bracket that holds every component's p-quantile, starting from the
+// Cornish-Fisher approximation from the mixture's first four moments. tol
+// is relative to the mixture's standard deviation sd (zero means
+// DefaultTol): the search stops when the error left after a Newton step
+// delta is below tol sd (|delta| <= tol sd, or |delta| <= sqrt(tol) sd and
+// Newton's error term |f'/(2f)| delta^2 <= tol sd), or when the bracket is
+// at most tol sd wide. It panics if p is not in (0, 1).
 func (m Mixture) Quantile(p, tol float64) float64 {
 	m.check()
 	if !(p > 0 && p < 1) {
@@ -125,13 +133,11 @@ func (m Mixture) Quantile(p, tol float64) float64 {
 		tol = DefaultTol
 	}
 	z := distuv.UnitNormal.Quantile(p)
-	sd := make([]float64, len(m.Sigma2))
-	for s, v := range m.Sigma2 {
-		sd[s] = math.Sqrt(v)
-	}
-	lo, hi := quantileBracket(m.Mu, sd, z)
+	muMin, muMax := extremes(m.Mu)
+	v0, v1 := extremes(m.Sigma2)
+	lo, hi := quantileBracket(muMin, muMax, math.Sqrt(v0), math.Sqrt(v1), z)
 	mo := mixtureMoments(m.Weight, m.Mu, m.Sigma2)
-	x, _ := solveQuantile(m, p, cornishFisher(mo, z), lo, hi, tol*math.Sqrt(mo.variance))
+	x, _ := solveQuantile(m, p, cornishFisher(mo, z), lo, hi, math.Sqrt(mo.variance), tol)
 	return x
 }
 

@@ -14,8 +14,9 @@ const maxIterations = 200
 
 // cdfEvaluator is a mixture whose CDF and density can be evaluated.
 type cdfEvaluator interface {
-	// cdfPDF returns the mixture's CDF F(x) and density f(x).
-	cdfPDF(x float64) (cdf, pdf float64)
+	// cdfPDF returns the mixture's CDF F(x), density f(x) and the
+	// density's derivative f'(x).
+	cdfPDF(x float64) (cdf, pdf, dpdf float64)
 }
 
 // moments are the mean, variance, skewness and excess kurtosis of a normal
@@ -74,21 +75,25 @@ func cornishFisher(mo moments, z float64) float64 {
 }
 
 // solveQuantile returns x with F(x) = p for the mixture m, given a bracket
-// lo <= x* <= hi (F(lo) <= p <= F(hi)) and a starting point x0. It takes
-// Newton steps x - (F(x) - p)/f(x), shrinking the bracket with the sign of
-// F(x) - p at every evaluation, and bisects whenever a step would leave the
-// bracket or the density is zero. It stops when a Newton step is at most
-// tol (returning the point after that step: by Newton's quadratic
-// convergence its error is of order tol^2 |f'/f|, far below tol for smooth
-// mixtures) or when the bracket is at most tol wide (returning its middle,
-// within tol/2 of the root). It also returns the number of CDF evaluations.
-func solveQuantile(m cdfEvaluator, p, x0, lo, hi, tol float64) (x float64, evals int) {
+// lo <= x* <= hi (F(lo) <= p <= F(hi)) and a starting point x0; sd is the
+// mixture's standard deviation and tol the tolerance relative to it. It
+// takes Newton steps x - (F(x) - p)/f(x), shrinks the bracket with the sign
+// of F(x) - p at every evaluation, and bisects whenever a step would leave
+// the bracket or the density is zero. It returns the point after a Newton
+// step delta once the error left after that step is below tol sd: when
+// |delta| <= tol sd, or when |delta| <= sqrt(tol) sd and |f'/(2f)| delta^2
+// <= tol sd, the leading term of Newton's error after the step (the next
+// term, of order delta^3/sd^2, is below tol^(3/2) sd there). When the
+// bracket is narrower than tol sd it returns its middle. It also returns
+// the number of evaluations.
+func solveQuantile(m cdfEvaluator, p, x0, lo, hi, sd, tol float64) (x float64, evals int) {
 	if !(hi > lo) {
 		return lo, 0
 	}
+	absTol, maxStep := tol*sd, math.Sqrt(tol)*sd
 	x = math.Min(math.Max(x0, lo), hi)
 	for evals < maxIterations {
-		cdf, pdf := m.cdfPDF(x)
+		cdf, pdf, dpdf := m.cdfPDF(x)
 		evals++
 		g := cdf - p
 		switch {
@@ -102,15 +107,18 @@ func solveQuantile(m cdfEvaluator, p, x0, lo, hi, tol float64) (x float64, evals
 		if pdf > 0 {
 			step := g / pdf
 			next := x - step
-			if math.Abs(step) <= tol && next >= lo && next <= hi {
-				return next, evals
-			}
-			if next > lo && next < hi && hi-lo > tol {
-				x = next
-				continue
+			if next >= lo && next <= hi {
+				size := math.Abs(step)
+				if size <= absTol || (size <= maxStep && math.Abs(dpdf/(2*pdf))*step*step <= absTol) {
+					return next, evals
+				}
+				if next > lo && next < hi && hi-lo > absTol {
+					x = next
+					continue
+				}
 			}
 		}
-		if hi-lo <= tol {
+		if hi-lo <= absTol {
 			return lo + 0.5*(hi-lo), evals
 		}
 		x = lo + 0.5*(hi-lo)
@@ -118,16 +126,28 @@ func solveQuantile(m cdfEvaluator, p, x0, lo, hi, tol float64) (x float64, evals
 	return x, evals
 }
 
-// quantileBracket returns min_i (mu_i + s_i z) and max_i (mu_i + s_i z),
-// with s_i the component standard deviations: every component's CDF is at
-// most p = Phi(z) at the first and at least p at the second, so the
-// mixture's p-quantile lies between them.
-func quantileBracket(mu, sd []float64, z float64) (lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for i, m := range mu {
-		q := m + sd[i]*z
-		lo = math.Min(lo, q)
-		hi = math.Max(hi, q)
+// quantileBracket returns lo and hi with every component's CDF at most
+// p = Phi(z) at lo and at least p at hi, so that the mixture's p-quantile
+// lies between them, from the components' smallest and largest means and
+// standard deviations: for z < 0, mu_i + sd_i z >= muMin + sdMax z, and so
+// on.
+func quantileBracket(muMin, muMax, sdMin, sdMax, z float64) (lo, hi float64) {
+	if z < 0 {
+		return muMin + sdMax*z, muMax + sdMin*z
+	}
+	return muMin + sdMin*z, muMax + sdMax*z
+}
+
+// extremes returns the smallest and largest of xs.
+func extremes(xs []float64) (lo, hi float64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		if x < lo {
+			lo = x
+		}
+		if x > hi {
+			hi = x
+		}
 	}
 	return lo, hi
 }
