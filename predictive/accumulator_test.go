@@ -403,17 +403,18 @@ func TestAddAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestBufferSelection checks which samples the buffer keeps: the middles of
+// TestBufferSelection checks which samples the buffer keeps: the first of
 // B equal runs, deterministically.
 func TestBufferSelection(t *testing.T) {
 	cases := []struct {
 		samples, buffer int
 		want            []int
 	}{
-		{10, 5, []int{1, 3, 5, 7, 9}},
-		{100, 4, []int{12, 37, 62, 87}},
+		{10, 5, []int{0, 2, 4, 6, 8}},
+		{100, 4, []int{0, 25, 50, 75}},
 		{7, 20, []int{0, 1, 2, 3, 4, 5, 6}},
-		{5, 2, []int{1, 3}},
+		{5, 2, []int{0, 2}},
+		{100, 30, []int{0, 3, 6, 10, 13, 16, 20, 23, 26, 30, 33, 36, 40, 43, 46, 50, 53, 56, 60, 63, 66, 70, 73, 76, 80, 83, 86, 90, 93, 96}},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("S=%d/B=%d", c.samples, c.buffer), func(t *testing.T) {
@@ -434,5 +435,28 @@ func TestBufferSelection(t *testing.T) {
 				t.Errorf("kept samples %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestFinishEarly checks that Finish works after fewer samples than
+// declared (a run stopped early): the buffer has kept the first sample, and
+// the streamed quantities are exact over the samples added.
+func TestFinishEarly(t *testing.T) {
+	p := simulate(50, 3, 0.5, 0.5, 2)
+	y := [][]float64{p.draw(3)}
+	for _, added := range []int{1, 3} {
+		res := finish(t, accumulate(t, p, 0, added, y, Settings{Samples: 100}))
+		if res.Samples != added || res.Buffered != 1 {
+			t.Errorf("after %d samples: %d samples, %d buffered; want %d and 1", added, res.Samples, res.Buffered, added)
+		}
+		for k := range y[0] {
+			m := p.mixture(k, 0, added)
+			if got, want := res.Scores[0].PIT[k], m.CDF(y[0][k]); !scalar.EqualWithinAbs(got, want, tolPIT) {
+				t.Fatalf("after %d samples, entry %d: PIT %v, direct %v", added, k, got, want)
+			}
+			if lo, hi := res.Lower[0][k], res.Upper[0][k]; !(lo < res.Mean[k] && res.Mean[k] < hi) {
+				t.Fatalf("after %d samples, entry %d: 0.5 interval [%v, %v] misses the mean %v", added, k, lo, hi, res.Mean[k])
+			}
+		}
 	}
 }

@@ -30,26 +30,28 @@
 // ends and the CRPS pair term, (1/(2 S^2)) sum_(s,t) A(mu_s - mu_t,
 // sigma2_s + sigma2_t), need all samples at once; they come from a buffer
 // of B samples per entry (Settings.Buffer, 20 by default), chosen
-// deterministically as the middles of B equal runs of the S samples. When
+// deterministically as the first of B equal runs of the S samples. When
 // B >= S the buffer holds every sample and every result is exact.
 //
 // When B < S the intervals and the pair term are those of a proxy mixture:
 // the B kept predictions, shifted and scaled so that their mean and
-// variance equal the exact running ones over all S samples, each with its
-// own sigma2. The pair term of the proxy then matches the exact one to
-// second order in (mu_s - mu_t)/sigma (A(m, v) = sqrt(v) (2 phi(0) +
-// phi(0) m^2/v + O(m^4/v^2))), and its leading sqrt(v) part, which does not
-// depend on the entry, is replaced by the exact sum over all samples.
-// On synthetic posteriors with S = 100 whose predictions move between
-// samples by 0.1 to 0.5 noise standard deviations (AR(1), autocorrelation
-// 0.5; TestProxyAccuracy), B = 20 gives per-entry relative errors of
-// 1.9e-4 on average (6.4e-3 at most) in the CRPS and 5.7e-4 (5.7e-3) in
-// the width of the 0.95 interval, and errors of -2e-5 and +4e-4 in their
-// means over entries; the same buffer without the shift and scale had
-// errors of 1.3e-2 (0.14) and 9.0e-3 (8.4e-2). With predictions moving by
-// up to 1.5 noise standard deviations the errors grow to 3.9e-3 (7.6e-2)
-// and 9.4e-3 (0.18) per entry, and -4e-4 and -1.3e-3 in the means; B = 50
-// halves them.
+// variance equal the exact running ones over all S samples, with the kept
+// noise variances scaled so that their mean equals the exact mean over all
+// samples (the proxy's mean and variance are then exact). The pair term of
+// the proxy then matches the exact one to second order in (mu_s -
+// mu_t)/sigma (A(m, v) = sqrt(v) (2 phi(0) + phi(0) m^2/v + O(m^4/v^2))),
+// and its leading sqrt(v) part, which does not depend on the entry, is
+// replaced by the exact sum over all samples. On synthetic posteriors with
+// S = 100 whose predictions move between samples by 0.1 to 0.5 noise
+// standard deviations (AR(1), autocorrelation 0.5, noise variances varying
+// by 1%; TestProxyAccuracy), B = 20 gives per-entry relative errors of
+// 2.0e-4 on average (4.4e-3 at most) in the CRPS and 2.9e-4 (6.3e-3) in
+// the width of the 0.95 interval, and errors of -4e-5 and -8e-5 in their
+// means over entries; the same buffer used as it is had errors of 1.4e-2
+// (0.15) and 9.7e-3 (7.7e-2) per entry, +3.3e-3 and -3.5e-3 in the means.
+// With predictions moving by up to 1.5 noise standard deviations the
+// proxy's errors grow to 4.1e-3 (9.4e-2) and 9.8e-3 (0.12) per entry and
+// -5e-4 and -1.6e-3 in the means; B = 50 halves the per-entry errors.
 //
 // # Cost
 //

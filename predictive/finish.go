@@ -3,9 +3,11 @@ package predictive
 import (
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -171,9 +173,10 @@ type finisher struct {
 	a     *Accumulator
 	exact bool // every sample is buffered
 	nb    int
-	w     []float64 // weight of each buffered sample, summing to 1
-	sd    []float64 // its noise standard deviation
-	invSd []float64
+	w      []float64 // weight of each buffered sample, summing to 1
+	sigma2 []float64 // its noise variance in the proxy mixture
+	sd     []float64 // and standard deviation
+	invSd  []float64
 	// sdMin and sdMax are the smallest and largest of sd.
 	sdMin, sdMax float64
 	// Pair term: for buffered pairs b < c in row-major order, sqrt of
@@ -195,27 +198,42 @@ func (a *Accumulator) newFinisher() *finisher {
 		a:     a,
 		exact: nb == a.count,
 		nb:    nb,
-		w:     make([]float64, nb),
-		sd:    make([]float64, nb),
-		invSd: make([]float64, nb),
-		zLo:   make([]float64, len(a.levels)),
-		zHi:   make([]float64, len(a.levels)),
+		w:      make([]float64, nb),
+		sigma2: slices.Clone(a.bufSigma2),
+		sd:     make([]float64, nb),
+		invSd:  make([]float64, nb),
+		zLo:    make([]float64, len(a.levels)),
+		zHi:    make([]float64, len(a.levels)),
 	}
+	for _, v := range a.sigma2 {
+		f.meanSigma2 += v
+	}
+	f.meanSigma2 /= float64(a.count)
 	rep := a.representation()
+	var bufMean float64
 	for b := range nb {
 		f.w[b] = rep[b] / float64(a.count)
-		f.sd[b] = math.Sqrt(a.bufSigma2[b])
+		bufMean += f.w[b] * f.sigma2[b]
+	}
+	if !f.exact {
+		// Scale the kept noise variances to the exact mean over all
+		// samples; every entry's proxy shares them, so their error would
+		// not average out over entries.
+		floats.Scale(f.meanSigma2/bufMean, f.sigma2)
+	}
+	for b := range nb {
+		f.sd[b] = math.Sqrt(f.sigma2[b])
 		f.invSd[b] = 1 / f.sd[b]
 	}
 	f.sdMin, f.sdMax = extremes(f.sd)
 	g0 := a.table.kernel(0) // 2 phi(0) = sqrt(2/pi)
 	var proxyRoot float64   // sum_b sum_c w_b w_c sqrt(v_bc), for the correction
 	for b := range nb {
-		v := 2 * a.bufSigma2[b]
+		v := 2 * f.sigma2[b]
 		f.pairDiag += f.w[b] * f.w[b] * math.Sqrt(v) * g0
 		proxyRoot += f.w[b] * f.w[b] * math.Sqrt(v)
 		for c := b + 1; c < nb; c++ {
-			sd := math.Sqrt(a.bufSigma2[b] + a.bufSigma2[c])
+			sd := math.Sqrt(f.sigma2[b] + f.sigma2[c])
 			f.pairSd = append(f.pairSd, sd)
 			f.pairInvSd = append(f.pairInvSd, 1/sd)
 			f.pairW = append(f.pairW, 2*f.w[b]*f.w[c])
@@ -242,10 +260,6 @@ func (a *Accumulator) newFinisher() *finisher {
 		f.zLo[l] = distuv.UnitNormal.Quantile((1 - lev) / 2)
 		f.zHi[l] = distuv.UnitNormal.Quantile((1 + lev) / 2)
 	}
-	for _, v := range a.sigma2 {
-		f.meanSigma2 += v
-	}
-	f.meanSigma2 /= float64(a.count)
 	return f
 }
 
@@ -284,7 +298,8 @@ func (w *finishWorker) entry(k int, res *Result) int {
 	res.Variance[k] = variance + w.meanSigma2
 
 	// The buffered mixture, its means shifted and scaled to the exact
-	// mean and variance of the predictions when not every sample is kept.
+	// mean and variance of the predictions when not every sample is kept
+	// (only shifted if the kept predictions are all equal).
 	src := a.buf[k*a.stride : k*a.stride+w.nb]
 	copy(w.mu, src)
 	if !w.exact {
@@ -306,7 +321,7 @@ func (w *finishWorker) entry(k int, res *Result) int {
 	}
 
 	evals := 0
-	mo := mixtureMoments(w.w, w.mu, a.bufSigma2)
+	mo := mixtureMoments(w.w, w.mu, w.sigma2)
 	sd := math.Sqrt(mo.variance)
 	muMin, muMax := extremes(w.mu)
 	for l := range a.levels {
