@@ -170,9 +170,9 @@ func (a *Accumulator) Finish() (*Result, error) {
 // samples' weights and standard deviations and the constants of the CRPS
 // pair term.
 type finisher struct {
-	a     *Accumulator
-	exact bool // every sample is buffered
-	nb    int
+	a      *Accumulator
+	exact  bool // every sample is buffered
+	nb     int
 	w      []float64 // weight of each buffered sample, summing to 1
 	sigma2 []float64 // its noise variance in the proxy mixture
 	sd     []float64 // and standard deviation
@@ -195,9 +195,9 @@ type finisher struct {
 func (a *Accumulator) newFinisher() *finisher {
 	nb := a.nbuf
 	f := &finisher{
-		a:     a,
-		exact: nb == a.count,
-		nb:    nb,
+		a:      a,
+		exact:  nb == a.count,
+		nb:     nb,
 		w:      make([]float64, nb),
 		sigma2: slices.Clone(a.bufSigma2),
 		sd:     make([]float64, nb),
