@@ -3,92 +3,11 @@ package predictive
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
 )
-
-// posterior is a synthetic set of posterior samples shaped like a Bayesian
-// NMF sampler's: sample s predicts mu[s][k] for entry k and has noise
-// variance sigma2[s].
-type posterior struct {
-	mu     [][]float64
-	sigma2 []float64
-}
-
-// simulate draws S samples for n entries. The noise variance is 0.8 with a
-// relative spread of 1% between samples; entry k's predictions have a
-// centre drawn from N(3, 1) and move between samples as an AR(1) chain with
-// autocorrelation rho and a stationary standard deviation spread times a
-// uniform draw on [0.2, 1] times sigma (MovieLens predictions move by a
-// fraction of the noise). spread = 0 gives identical predictions.
-func simulate(n, samples int, rho, spread float64, seed uint64) posterior {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	p := posterior{mu: make([][]float64, samples), sigma2: make([]float64, samples)}
-	for s := range p.sigma2 {
-		p.sigma2[s] = 0.8 * (1 + 0.01*rng.NormFloat64())
-		p.mu[s] = make([]float64, n)
-	}
-	innov := math.Sqrt(1 - rho*rho)
-	for k := range n {
-		centre := 3 + rng.NormFloat64()
-		scale := spread * (0.2 + 0.8*rng.Float64()) * math.Sqrt(0.8)
-		x := rng.NormFloat64()
-		for s := range samples {
-			p.mu[s][k] = centre + scale*x
-			x = rho*x + innov*rng.NormFloat64()
-		}
-	}
-	return p
-}
-
-// mixture returns entry k's predictive mixture over samples [lo, hi).
-func (p posterior) mixture(k, lo, hi int) Mixture {
-	m := Mixture{Mu: make([]float64, hi-lo), Sigma2: p.sigma2[lo:hi]}
-	for s := lo; s < hi; s++ {
-		m.Mu[s-lo] = p.mu[s][k]
-	}
-	return m
-}
-
-// draw returns one value per entry drawn from entry k's mixture over all
-// samples: a uniformly chosen sample's normal.
-func (p posterior) draw(seed uint64) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	n := len(p.mu[0])
-	y := make([]float64, n)
-	for k := range y {
-		s := rng.IntN(len(p.sigma2))
-		y[k] = p.mu[s][k] + math.Sqrt(p.sigma2[s])*rng.NormFloat64()
-	}
-	return y
-}
-
-// accumulate feeds samples [lo, hi) of p to a new accumulator.
-func accumulate(t testing.TB, p posterior, lo, hi int, targets [][]float64, s Settings) *Accumulator {
-	t.Helper()
-	acc, err := New(targets, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := lo; i < hi; i++ {
-		if err := acc.Add(p.mu[i], p.sigma2[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return acc
-}
-
-func finish(t testing.TB, acc *Accumulator) *Result {
-	t.Helper()
-	res, err := acc.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
 
 // Tolerances of the comparisons between Accumulator (tabulated Phi and phi,
 // sums in another order) and Mixture (math.Erfc and math.Exp).
@@ -199,79 +118,6 @@ func checkAgainstDirect(t *testing.T, res *Result, p posterior, lo, hi int, targ
 				t.Errorf("target %d, level %v: coverage %v, want %v", i, a, sc.Coverage[l], want)
 			}
 		}
-	}
-}
-
-// TestMergeMatchesSingle pools three chains of unequal lengths with Merge
-// and checks the result against the direct computation over all samples
-// (each part keeps all its samples, so the pool is exact), and that merging
-// is reproducible bit for bit and that Finish does not depend on Workers.
-func TestMergeMatchesSingle(t *testing.T) {
-	p := simulate(300, 45, 0.6, 0.7, 9)
-	targets := [][]float64{p.draw(1), p.draw(2)}
-	bounds := []int{0, 20, 35, 45}
-	var parts []*Accumulator
-	for i := 1; i < len(bounds); i++ {
-		lo, hi := bounds[i-1], bounds[i]
-		parts = append(parts, accumulate(t, p, lo, hi, targets, Settings{Samples: hi - lo, Buffer: 64, Tol: searchTol}))
-	}
-	merged, err := Merge(parts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := finish(t, merged)
-	if res.Samples != 45 || res.Buffered != 45 {
-		t.Fatalf("merged %d samples, %d buffered; want 45 and 45", res.Samples, res.Buffered)
-	}
-	checkAgainstDirect(t, res, p, 0, 45, targets)
-
-	again, err := Merge(parts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again.workers = 3
-	same(t, res, finish(t, again))
-	// Another order changes only the rounding of the sums.
-	reversed, err := Merge(parts[2], parts[0], parts[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkAgainstDirect(t, finish(t, reversed), p, 0, 45, targets)
-	if err := again.Add(p.mu[0], 1); err == nil {
-		t.Error("Add on a merged accumulator succeeded")
-	}
-}
-
-// TestMergeProxy pools two chains that each keep 10 of 50 samples and
-// compares the pool with the exact result over all 100: the exact
-// quantities must agree to rounding, and the proxy's within the bounds
-// TestProxyAccuracy allows a single accumulator keeping 20 of 100.
-func TestMergeProxy(t *testing.T) {
-	const n, samples = 2000, 100
-	p := simulate(n, samples, 0.5, 0.5, 41)
-	y := [][]float64{p.draw(42)}
-	exact := finish(t, accumulate(t, p, 0, samples, y, Settings{Samples: samples, Buffer: samples}))
-	a := accumulate(t, p, 0, 50, y, Settings{Samples: 50, Buffer: 10})
-	b := accumulate(t, p, 50, 100, y, Settings{Samples: 50, Buffer: 10})
-	pooled, err := Merge(a, b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := finish(t, pooled)
-	if res.Buffered != 20 || res.Samples != samples {
-		t.Fatalf("pool of %d samples keeps %d; want 100 and 20", res.Samples, res.Buffered)
-	}
-	for k := range n {
-		if !scalar.EqualWithinAbs(res.Scores[0].PIT[k], exact.Scores[0].PIT[k], 1e-15) ||
-			!scalar.EqualWithinRel(res.Scores[0].LogDensity[k], exact.Scores[0].LogDensity[k], 1e-14) ||
-			!scalar.EqualWithinRel(res.Variance[k], exact.Variance[k], 1e-13) {
-			t.Fatalf("entry %d: PIT, log density or variance of the pool differ from the exact ones", k)
-		}
-	}
-	e := compareProxy(exact, res)
-	t.Logf("CRPS relative error per entry: mean %.2e, max %.2e; 0.95 width: mean %.2e, max %.2e", e.crpsMeanRel, e.crpsMaxRel, e.widthMeanRel, e.widthMaxRel)
-	if !(e.crpsMeanRel <= 6e-4 && e.crpsMaxRel <= 1.3e-2 && e.widthMeanRel <= 9e-4 && e.widthMaxRel <= 2e-2) {
-		t.Errorf("pooled proxy errors above those allowed for one accumulator keeping 20 of 100")
 	}
 }
 

@@ -69,8 +69,10 @@
 // Add evaluates Phi and phi from a table of Taylor polynomials (accurate
 // to 2e-16 and 1e-15 absolute; TestNormalTable), and the density for the
 // log-sum-exp from the same table when |y - mu_s| <= 4 sigma_s (6e-14
-// relative), from math.Exp otherwise. The quantile search takes about one
-// CDF evaluation per interval end from its Cornish-Fisher start.
+// relative), from math.Exp otherwise. The quantile search (see
+// Mixture.Quantile) stops when Newton's error estimate is below
+// Settings.Tol (default 1e-6) predictive standard deviations, and takes
+// about one CDF evaluation per interval end from its Cornish-Fisher start.
 //
 // # Memory
 //
