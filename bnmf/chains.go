@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/bnmf-lab/bnmf/predictive"
 )
 
 // Chains is what RunChains returns: every chain's own Result and the
@@ -22,7 +24,9 @@ type Chains struct {
 	// variance of w_m . z_n over all of them, Sigma2Mean and MeanW, MeanZ
 	// the means, PosteriorMeanProduct and the test MSEs follow from those,
 	// and TrainMSE is the mean over chains of each chain's final train
-	// MSE. Its Trace and Tracked are nil: each chain's are in Results.
+	// MSE; Scores (when asked for) score the mixture over every kept sweep
+	// of every chain. Its Trace and Tracked are nil: each chain's are in
+	// Results.
 	// With one chain, Pooled is that chain's Result.
 	//
 	// Averaging W and Z over chains is meaningful only when the chains
@@ -82,6 +86,7 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 				cs := s
 				cs.Seed = ChainSeed(s.Seed, c)
 				cs.Workers = perChain
+				cs.deferScores = n > 1
 				if recorder != nil {
 					cs.Recorder = chainRecorder{recorder, c}
 				}
@@ -112,6 +117,19 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 		r.Settings.Workers = s.Workers // as given, not the chain's share
 	}
 	out.Pooled = poolResults(out.Results)
+	if n > 1 && out.Results[0].scoring != nil {
+		accs := make([]*predictive.Accumulator, n)
+		for c, r := range out.Results {
+			accs[c] = r.scoring
+		}
+		merged, err := predictive.Merge(accs...)
+		if err == nil {
+			out.Pooled.Scores, err = merged.Finish()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bnmf: pooling the chains' predictive scores: %w", err)
+		}
+	}
 	return out, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/bnmf-lab/bnmf/predictive"
 )
 
 // withoutTimes returns r with its trace's wall times zeroed, and its NaN
@@ -176,5 +178,47 @@ func TestEmptyLines(t *testing.T) {
 	}
 	if res.EmptyRows != 1 || res.EmptyCols != 2 || len(res.Warnings) != 1 {
 		t.Errorf("empty rows %d, columns %d, warnings %q; want 1, 2 and one warning", res.EmptyRows, res.EmptyCols, res.Warnings)
+	}
+}
+
+// TestScores checks that the predictive scores are computed over the kept
+// sweeps of every chain: one chain's scores in Run, the pooled scores in
+// RunChains (and none per chain), whose predictive mean is the pooled
+// PredictiveMean and whose variance adds the mean sigma^2 to the pooled
+// PredictiveVariance; and none for NMF.
+func TestScores(t *testing.T) {
+	train, test, _ := planted(t, 30, 25, 3, 0.4, 0.3, 15)
+	clean := make([]float64, len(test))
+	for i, e := range test {
+		clean[i] = e.Value + 0.1
+	}
+	s := Settings{Rank: 3, Sweeps: 60, BurnIn: 40, Seed: 3, Test: test, Workers: 2,
+		Scores: &predictive.Settings{}, ExtraTargets: [][]float64{clean}}
+	one, err := Run(context.Background(), GRRN{}, train, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Scores == nil || one.Scores.Samples != 20 || len(one.Scores.Scores) != 2 || len(one.Scores.Scores[0].Coverage) != 4 {
+		t.Fatalf("one chain's scores: %+v", one.Scores)
+	}
+	ch, err := RunChains(context.Background(), GRRN{}, train, s, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := ch.Pooled.Scores
+	if sc == nil || sc.Samples != 60 || ch.Results[1].Scores != nil {
+		t.Fatalf("pooled scores over %v samples (want 60), chain 1's %v (want none)", sc, ch.Results[1].Scores)
+	}
+	for e := range test {
+		// Summed in different orders: agreement to rounding.
+		if !scalar.EqualWithinAbsOrRel(sc.Mean[e], ch.Pooled.PredictiveMean[e], 1e-12, 1e-10) ||
+			!scalar.EqualWithinAbsOrRel(sc.Variance[e], ch.Pooled.PredictiveVariance[e]+ch.Pooled.Sigma2Mean, 1e-12, 1e-8) {
+			t.Fatalf("entry %d: scores' mean %v and variance %v; pooled mean %v, variance %v + sigma^2 %v", e,
+				sc.Mean[e], sc.Variance[e], ch.Pooled.PredictiveMean[e], ch.Pooled.PredictiveVariance[e], ch.Pooled.Sigma2Mean)
+		}
+	}
+	nmf, err := Run(context.Background(), NMF{}, train, s)
+	if err != nil || nmf.Scores != nil {
+		t.Errorf("NMF: scores %v, %v; want none", nmf.Scores, err)
 	}
 }

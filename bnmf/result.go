@@ -1,6 +1,10 @@
 package bnmf
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/bnmf-lab/bnmf/predictive"
+)
 
 // Result is what Run returns for one chain.
 type Result struct {
@@ -45,6 +49,15 @@ type Result struct {
 	// MeanW (M x K) and MeanZ (K x N) are the posterior means of W and Z over
 	// the kept sweeps. For NMF they are the final iterate.
 	MeanW, MeanZ *mat.Dense
+
+	// Scores holds the scores of the posterior predictive distributions
+	// of the test entries when Settings.Scores asked for them: Scores[0]
+	// against the test values, then one per Settings.ExtraTargets. It is
+	// nil for NMF and the baselines, and for each chain of RunChains with
+	// more than one chain, whose pooled result holds the scores.
+	Scores *predictive.Result
+	// scoring is the accumulator behind Scores, kept for pooling chains.
+	scoring *predictive.Accumulator
 
 	// Tracked holds, for every sweep in order, the predictions w_m . z_n of
 	// the test entries that Settings.Tracked names, in that order; nil

@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/bnmf-lab/bnmf/predictive"
 )
 
 // chain is the internal state of one model's sampler.
@@ -68,7 +70,10 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	if err := ch.init(p); err != nil {
 		return nil, fmt.Errorf("%s initialisation: %w", model.Name(), err)
 	}
-	sum := newSummary(ch, s, p)
+	sum, err := newSummary(ch, s, p)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate()}
 	for sweep := 1; sweep <= s.Sweeps; sweep++ {
 		if err := ctx.Err(); err != nil {
@@ -81,7 +86,10 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		if ch.pointEstimate() {
 			keep = sweep == s.Sweeps
 		}
-		testMSE := sum.observe(keep)
+		testMSE, err := sum.observe(keep)
+		if err != nil {
+			return nil, fmt.Errorf("%s: sweep %d: %w", model.Name(), sweep, err)
+		}
 		sum.track(sweep)
 		ss, sigma2 := ch.trainSS(), ch.noiseVariance()
 		st := SweepStats{
@@ -101,6 +109,14 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	}
 	res.TrainMSE = res.Trace[len(res.Trace)-1].TrainMSE
 	sum.finish(res)
+	if sum.scoring != nil {
+		res.scoring = sum.scoring
+		if !s.deferScores {
+			if res.Scores, err = sum.scoring.Finish(); err != nil {
+				return nil, fmt.Errorf("%s: scoring the predictions: %w", model.Name(), err)
+			}
+		}
+	}
 	res.EmptyRows, res.EmptyCols, res.Warnings = emptyLines(train, ch.pointEstimate())
 	return res, nil
 }
@@ -165,9 +181,12 @@ type summary struct {
 	// sweep, in trackedPred (sweeps x len(tracked), row-major).
 	tracked     []int
 	trackedPred []float64
+	// scoring accumulates the predictive scores of the kept sweeps, nil
+	// when not asked for.
+	scoring *predictive.Accumulator
 }
 
-func newSummary(ch chain, s Settings, p *pool) *summary {
+func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
 	w, zt := ch.factors()
 	nt := len(s.Test)
 	sm := &summary{
@@ -187,7 +206,21 @@ func newSummary(ch chain, s Settings, p *pool) *summary {
 		sm.trackedPred = make([]float64, s.Sweeps*len(s.Tracked))
 	}
 	sm.line = sm.predictChunk
-	return sm
+	if s.Scores != nil && nt > 0 && !ch.pointEstimate() {
+		ps := *s.Scores
+		ps.Samples = (s.Sweeps - s.BurnIn) / s.Thin
+		targets := make([][]float64, 0, 1+len(s.ExtraTargets))
+		values := make([]float64, nt)
+		for t, e := range s.Test {
+			values[t] = e.Value
+		}
+		targets = append(append(targets, values), s.ExtraTargets...)
+		var err error
+		if sm.scoring, err = predictive.New(targets, ps); err != nil {
+			return nil, fmt.Errorf("bnmf: scoring the predictions: %w", err)
+		}
+	}
+	return sm, nil
 }
 
 // track copies the current predictions of the tracked test entries into
@@ -226,7 +259,7 @@ func (sm *summary) predictChunk(_ *worker, c int) error {
 
 // observe predicts the test entries from the current state, accumulates
 // the state when keep is set, and returns the current test MSE.
-func (sm *summary) observe(keep bool) float64 {
+func (sm *summary) observe(keep bool) (float64, error) {
 	sm.keep = keep
 	var mse float64
 	if len(sm.test) > 0 {
@@ -243,8 +276,13 @@ func (sm *summary) observe(keep bool) float64 {
 		floats.Add(sm.sumZt, zt)
 		sm.sigma2 += sm.ch.noiseVariance()
 		sm.kept++
+		if sm.scoring != nil {
+			if err := sm.scoring.Add(sm.pred, sm.ch.noiseVariance()); err != nil {
+				return 0, err
+			}
+		}
 	}
-	return mse
+	return mse, nil
 }
 
 // finish writes the posterior summaries into res.

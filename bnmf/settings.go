@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/bnmf-lab/bnmf/predictive"
 	"github.com/bnmf-lab/bnmf/sparse"
 )
 
@@ -38,6 +39,24 @@ type Settings struct {
 	// Test holds held-out entries whose values are predicted after every
 	// sweep; they never enter the likelihood. It may be empty.
 	Test []Entry
+
+	// Scores, if not nil, asks for the posterior predictive distribution
+	// of every test entry (the mixture over kept sweeps of N(w_m . z_n,
+	// sigma^2)) to be scored against the entry's value and against each
+	// vector of ExtraTargets: central intervals, their coverage and width,
+	// the log predictive density and the CRPS (package predictive), in
+	// Result.Scores. Run sets its Samples to the number of kept sweeps.
+	// NMF and the baselines have no posterior and get no scores. The
+	// memory it takes is stated in predictive.Accumulator.
+	Scores *predictive.Settings
+	// ExtraTargets are further vectors of values, one value per test
+	// entry, to score the predictions against, such as the noise-free
+	// values of a noise study. They need Scores.
+	ExtraTargets [][]float64
+
+	// deferScores keeps the scores' accumulator in Result unfinished, for
+	// RunChains to pool over chains.
+	deferScores bool
 
 	// Tracked lists indices into Test whose predictions w_m . z_n are
 	// kept for every sweep in Result.Tracked, for convergence
@@ -124,6 +143,14 @@ func (s Settings) resolved() (Settings, error) {
 	}
 	if s.Sigma2Start < Sigma2FromConditional || s.Sigma2Start > Sigma2AtDataVariance {
 		return s, fmt.Errorf("bnmf: Settings.Sigma2Start is %v, not one of %v", s.Sigma2Start, Sigma2Starts())
+	}
+	for i, x := range s.ExtraTargets {
+		if len(x) != len(s.Test) {
+			return s, fmt.Errorf("bnmf: Settings.ExtraTargets[%d] has %d values for %d test entries", i, len(x), len(s.Test))
+		}
+	}
+	if len(s.ExtraTargets) > 0 && s.Scores == nil {
+		return s, fmt.Errorf("bnmf: Settings.ExtraTargets needs Settings.Scores")
 	}
 	for i, t := range s.Tracked {
 		if t < 0 || t >= len(s.Test) {
