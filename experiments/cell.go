@@ -61,6 +61,12 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	settings.Seed = r.Seed
 	settings.Test = d.test
 	settings.Tracked = trackedIndices(TrackedSource(cfg.Seed, c.Fraction, c.Repeat), len(d.test))
+	if len(d.test) > 0 {
+		settings.Scores = scoreSettings()
+		if d.clean != nil {
+			settings.ExtraTargets = [][]float64{d.clean}
+		}
+	}
 	settings.Recorder = sweepCounter{t: t, rank: c.Rank}
 	chains, err := bnmf.RunChains(ctx, p.models[c.Model], d.train, settings, p.chains)
 	if err != nil {
@@ -70,6 +76,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		return fail(err)
 	}
 	res := chains.Pooled
+	r.Predictive = predictiveOf(res.Scores)
 	r.EmptyRows, r.EmptyCols = res.EmptyRows, res.EmptyCols
 	r.Metrics = metricsOf(res, d)
 	r.Trace = traceOf(chains.Results[0], len(d.test) > 0)

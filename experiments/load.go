@@ -126,6 +126,18 @@ func withoutTimes(r *Record) Record {
 	c.WallSeconds = 0
 	c.Metrics.SecondsPerSweep = 0
 	c.Trace.Seconds = nil
+	if c.ChainMetrics != nil {
+		c.ChainMetrics = append([]Metrics(nil), r.ChainMetrics...)
+		for i := range c.ChainMetrics {
+			c.ChainMetrics[i].SecondsPerSweep = 0
+		}
+	}
+	if c.ChainTraces != nil {
+		c.ChainTraces = append([]Trace(nil), r.ChainTraces...)
+		for i := range c.ChainTraces {
+			c.ChainTraces[i].Seconds = nil
+		}
+	}
 	return c
 }
 

@@ -60,6 +60,11 @@ type Record struct {
 	Chains       int       `json:"chains,omitempty"`
 	ChainMetrics []Metrics `json:"chain_metrics,omitempty"`
 	ChainTraces  []Trace   `json:"chain_traces,omitempty"`
+	// Predictive scores the cell's posterior predictive distributions of
+	// its held-out entries: interval coverage and width, log density and
+	// CRPS (nil for NMF, the baselines, and records made before scores
+	// existed).
+	Predictive *Predictive `json:"predictive,omitempty"`
 	// Diagnostics are the convergence diagnostics of the cell's chains
 	// (nil for NMF and the baselines, and in records made before they
 	// existed); what they flag is in Warnings, prefixed "convergence:".

@@ -53,6 +53,9 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 			return checks, fmt.Errorf("verify: cell %s: %w", c.Key(), err)
 		}
 		cmp := *r
+		if old.Predictive == nil {
+			cmp.Predictive = nil // a record made before scores existed
+		}
 		if old.Diagnostics == nil {
 			// A record made before diagnostics existed: compare what it
 			// holds, without the diagnostics and their warnings.
@@ -84,9 +87,11 @@ func recordDifferences(a, b *Record) ([]string, error) {
 		c := withoutTimes(r)
 		return []any{c.Study, c.Kind, c.ConfigHash, c.Seed, c.Dataset,
 			[]int{c.Rows, c.Cols, c.TrainEntries, c.TestEntries, c.Sweeps, c.BurnIn, c.Thin},
-			c.Metrics, c.Trace, c.Error, c.Warnings}
+			c.Metrics, c.Trace, c.Error, c.Warnings,
+			[]any{c.Chains, c.ChainMetrics, c.ChainTraces}, c.Predictive, c.Diagnostics}
 	}
-	names := []string{"study", "kind", "config hash", "seed", "dataset", "sizes and settings", "metrics", "trace", "error", "warnings"}
+	names := []string{"study", "kind", "config hash", "seed", "dataset", "sizes and settings", "metrics", "trace", "error", "warnings",
+		"chains", "predictive scores", "diagnostics"}
 	pa, pb := parts(a), parts(b)
 	var diff []string
 	for i := range pa {
