@@ -102,6 +102,7 @@ func diagnosticRows(s *StudySummary) []diagRow {
 // repeats were flagged, then the flagged cells with their warnings.
 func WriteDiagnosticsTable(w io.Writer, s *StudySummary) error {
 	rows := diagnosticRows(s)
+	axis, _ := axisOf(s.Kind())
 	t := mdTable{header: []string{"Model", "K", "Setting", "Chains", "Repeats", "Worst R-hat", "Min bulk-ESS", "Min tail-ESS", "Flagged", "Stuck"}}
 	num := func(x float64, format string) string {
 		if math.IsNaN(x) {
@@ -114,7 +115,7 @@ func WriteDiagnosticsTable(w io.Writer, s *StudySummary) error {
 		if r.rhat > experiments.MaxRHat {
 			rhat = "**" + rhat + "**"
 		}
-		t.rows = append(t.rows, []string{r.key.Model, fmt.Sprint(r.key.Rank), settingOf(r.key), fmt.Sprint(r.chains), fmt.Sprint(r.repeats),
+		t.rows = append(t.rows, []string{r.key.Model, fmt.Sprint(r.key.Rank), settingOf(r.key, axis), fmt.Sprint(r.chains), fmt.Sprint(r.repeats),
 			rhat, num(r.bulk, "%.0f"), num(r.tail, "%.0f"), fmt.Sprint(r.flagged), fmt.Sprint(r.stuck)})
 	}
 	var b bytes.Buffer
@@ -146,12 +147,12 @@ func WriteDiagnosticsTable(w io.Writer, s *StudySummary) error {
 	return err
 }
 
-// settingOf names the grid value of a key, or "—".
-func settingOf(k Key) string {
-	switch {
-	case k.Fraction != 0:
+// settingOf names the value of a key on a study's axis, or "—".
+func settingOf(k Key, axis experiments.Axis) string {
+	switch axis {
+	case experiments.FractionAxis:
 		return "fraction " + fmtG(k.Fraction)
-	case k.NoiseRatio != 0:
+	case experiments.NoiseRatioAxis:
 		return "noise ratio " + fmtG(k.NoiseRatio)
 	}
 	return "—"

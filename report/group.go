@@ -24,6 +24,8 @@ type groupBuilder struct {
 	// test values and against the clean ones by repeat, for skill scores
 	// paired by repeat.
 	testByRepeat, cleanByRepeat map[int]float64
+	// scores are the records' predictive scores, where they have them.
+	scores []*experiments.Predictive
 }
 
 // repeatNote is a warning about one repeat.
@@ -74,6 +76,9 @@ func (b *groupBuilder) add(r experiments.Record, heldOut bool) {
 	}
 	b.seconds = append(b.seconds, mt.SecondsPerSweep)
 	b.traces = append(b.traces, r.Trace.TrainMSE)
+	if r.Predictive != nil {
+		b.scores = append(b.scores, r.Predictive)
+	}
 }
 
 // build computes the group's statistics and warnings.
@@ -94,6 +99,7 @@ func (b *groupBuilder) build() Group {
 		Trace:           newTraceStats(b.traces),
 		testByRepeat:    b.testByRepeat,
 		cleanByRepeat:   b.cleanByRepeat,
+		Predictive:      newPredictiveStats(b.scores),
 	}
 	for _, r := range b.expected {
 		if !b.found[r] {

@@ -97,6 +97,10 @@ type Group struct {
 	TestMSEClean, DataVariance, CleanVariance Stat
 	// Trace summarises the per-sweep train MSE.
 	Trace TraceStats
+	// Predictive summarises the records' scores of their predictive
+	// distributions over repeats; nil when no record has them (NMF, the
+	// baselines, records made before scores existed).
+	Predictive *PredictiveStats
 	// Warnings say what affects these numbers: failed repeats, values left
 	// out, and the records' own warnings. Missing repeats are in Missing.
 	Warnings []string

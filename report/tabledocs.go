@@ -38,6 +38,9 @@ func studyTables(s *StudySummary, paper PaperValues) ([]namedTable, error) {
 	if kr := reportOf(s); kr != nil {
 		err = kr.tables(s, paper, add)
 	}
+	if err == nil {
+		err = calibrationTables(s, add)
+	}
 	if err == nil && s.hasDiagnostics() {
 		err = add("diagnostics.md", diagnosticsHeading,
 			fmt.Sprintf("Over each setting's repeats and its quantities (train MSE, sigma^2, training log-likelihood, and the worst of 20 tracked held-out predictions): the largest rank-normalised split-R-hat and the smallest bulk- and tail-ESS (Vehtari et al. 2021); R-hat above %v in bold. A repeat is flagged when R-hat exceeds %v, bulk-ESS falls below %d per chain, or a chain is stuck (its mean sigma^2 above %v times the training values' variance). NMF and the baselines have no posterior and no diagnostics.",

@@ -93,8 +93,11 @@ type studyOutput struct {
 	// traces and traceCaption are the trace figure of the settings the
 	// convergence diagnostics flagged, "" when none was.
 	traces, traceCaption string
-	csv                  string
-	written              []string
+	// calibration and calibrationCaption are the calibration figure, ""
+	// when no record has predictive scores.
+	calibration, calibrationCaption string
+	csv                             string
+	written                         []string
 }
 
 // tableDoc is one table with its heading and caption.
@@ -140,6 +143,18 @@ func writeStudy(s *StudySummary, pal Palette, paper PaperValues) (*studyOutput, 
 	tables, err := studyTables(s, paper)
 	if err != nil {
 		return out, err
+	}
+	if s.hasScores() {
+		f, err := CalibrationFigure(s, pal)
+		if err != nil {
+			return out, err
+		}
+		path := filepath.Join(dir, "figures", "calibration.png")
+		if err := f.Save(path); err != nil {
+			return out, err
+		}
+		out.calibration, out.calibrationCaption = path, f.Title
+		out.written = append(out.written, path)
 	}
 	if s.hasDiagnostics() {
 		f, err := DiagnosticsTraceFigure(s)
@@ -208,6 +223,9 @@ func (o *studyOutput) section(b *bytes.Buffer, root string) error {
 	for _, t := range o.tables {
 		b.Write(t.markdown())
 		b.WriteString("\n")
+		if t.heading == calibrationHeading && o.calibration != "" {
+			fmt.Fprintf(b, "![%s](%s)\n\n", o.calibrationCaption, relLink(root, o.calibration))
+		}
 		if t.heading == diagnosticsHeading && o.traces != "" {
 			fmt.Fprintf(b, "![%s](%s)\n\n", o.traceCaption, relLink(root, o.traces))
 		}
