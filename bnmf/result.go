@@ -58,6 +58,8 @@ type Result struct {
 	Scores *predictive.Result
 	// scoring is the accumulator behind Scores, kept for pooling chains.
 	scoring *predictive.Accumulator
+	// trainLen is the number of training entries, for Rescale.
+	trainLen int
 
 	// Tracked holds, for every sweep in order, the predictions w_m . z_n of
 	// the test entries that Settings.Tracked names, in that order; nil

@@ -74,7 +74,7 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate()}
+	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), trainLen: train.Len()}
 	for sweep := 1; sweep <= s.Sweeps; sweep++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("bnmf: %s stopped before sweep %d: %w", model.Name(), sweep, err)

@@ -68,13 +68,20 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		}
 	}
 	settings.Recorder = sweepCounter{t: t, rank: c.Rank}
-	chains, err := bnmf.RunChains(ctx, p.models[c.Model], d.train, settings, p.chains)
+	train, scale := d.train, 1.0
+	if cfg.Standardize {
+		if train, settings, scale, err = standardized(d, settings); err != nil {
+			return fail(err)
+		}
+	}
+	chains, err := bnmf.RunChains(ctx, p.models[c.Model], train, settings, p.chains)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return fail(err)
 	}
+	chains.Rescale(scale)
 	res := chains.Pooled
 	r.Predictive = predictiveOf(res.Scores)
 	r.EmptyRows, r.EmptyCols = res.EmptyRows, res.EmptyCols
@@ -214,4 +221,33 @@ func clampNonFinite(r *Record) {
 	for i := range r.ChainTraces {
 		trace(fmt.Sprintf("chain_traces[%d]", i), &r.ChainTraces[i])
 	}
+}
+
+// standardized returns the cell's training matrix and settings with every
+// value (training, test and extra targets) divided by the unit scale of
+// the training values, and that scale.
+func standardized(d cellData, s bnmf.Settings) (*bnmf.Matrix, bnmf.Settings, float64, error) {
+	scale := bnmf.UnitScale(d.train)
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, s, 0, fmt.Errorf("standardize: the training values have standard deviation %v, which cannot scale them", scale)
+	}
+	_, _, vals := d.train.RowStorage()
+	scaled := make([]float64, len(vals))
+	for i, v := range vals {
+		scaled[i] = v / scale
+	}
+	test := make([]bnmf.Entry, len(s.Test))
+	for i, e := range s.Test {
+		test[i] = bnmf.Entry{Row: e.Row, Col: e.Col, Value: e.Value / scale}
+	}
+	s.Test = test
+	extra := make([][]float64, len(s.ExtraTargets))
+	for t, xs := range s.ExtraTargets {
+		extra[t] = make([]float64, len(xs))
+		for i, x := range xs {
+			extra[t][i] = x / scale
+		}
+	}
+	s.ExtraTargets = extra
+	return d.train.WithValues(scaled), s, scale, nil
 }

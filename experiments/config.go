@@ -70,6 +70,14 @@ type Config struct {
 	// "data-variance" (the variance of the training values); see
 	// bnmf.Sigma2Start. NMF and the baselines have no sigma^2.
 	Sigma2Start string `yaml:"sigma2_start"`
+	// Standardize, when true, fits each cell's values divided by the
+	// standard deviation of its training values (bnmf.UnitScale; not
+	// centred, so they stay nonnegative) and maps every prediction,
+	// metric, trace and score back to the data's units
+	// (bnmf.Result.Rescale). It suits data far from the ratings scale the
+	// default hyperparameters assume (see ScaleWarning). Default false,
+	// so that the paper's studies keep their meaning.
+	Standardize bool `yaml:"standardize"`
 	// Seed is the base seed from which every cell's seeds derive. Default 1.
 	Seed uint64 `yaml:"seed"`
 	// Coverage is the split rule that keeps training entries in every
@@ -228,6 +236,8 @@ type hashed struct {
 	Chains int `json:",omitempty"`
 	// Sigma2Start is left out when it is the default, for the same reason.
 	Sigma2Start string `json:",omitempty"`
+	// Standardize is left out when false.
+	Standardize bool `json:",omitempty"`
 	Seed        uint64
 	Coverage    string
 	// DataSHA256 is set only for a dataset given as a file, and left out
@@ -281,6 +291,7 @@ func (c *Config) Hash() (string, error) {
 		Thin:         c.Thin,
 		Chains:       c.Chains,
 		Sigma2Start:  c.Sigma2Start,
+		Standardize:  c.Standardize,
 		Seed:         c.Seed,
 		Coverage:     c.Coverage,
 		DataSHA256:   c.dataSHA256,

@@ -198,7 +198,7 @@ func (p *Plan) manifest() (Manifest, error) {
 		m.Models = append(m.Models, mc.Name)
 	}
 	mean, variance := moments(p.data.Entries)
-	if w := ScaleWarning(mean, variance); w != "" {
+	if w := ScaleWarning(mean, variance); w != "" && !c.Standardize {
 		m.Warnings = append(m.Warnings, w)
 	}
 	p.source.describe(&m)

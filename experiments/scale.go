@@ -34,7 +34,7 @@ func ScaleWarning(mean, variance float64) string {
 	return fmt.Sprintf("the data's values have mean %s and variance %s, far from the scale the models' default hyperparameters assume "+
 		"(ratings of about 1 to 5: mean within [%s, %s], variance within [%s, %s]); "+
 		"priors set for that scale can dominate the fit or leave the samplers poorly mixed, so the results may reflect the priors more than the data. "+
-		"Rescale the values to about that range (for example, divide them by their standard deviation), or set hyperparameters suited to their scale.",
+		"Set standardize: true in the config to fit the values divided by their standard deviation (every number is reported back in the data's units), or set hyperparameters suited to their scale.",
 		fmtScale(mean), fmtScale(variance), fmtScale(ScaleMeanMin), fmtScale(ScaleMeanMax), fmtScale(ScaleVarianceMin), fmtScale(ScaleVarianceMax))
 }
 
