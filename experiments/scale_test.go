@@ -31,7 +31,7 @@ func TestScaleWarning(t *testing.T) {
 				t.Errorf("got warning %q, want none", got)
 			case tt.want != "" && !strings.Contains(got, tt.want):
 				t.Errorf("got %q, want it to contain %q", got, tt.want)
-			case tt.want != "" && !strings.Contains(got, "Rescale the values"):
+			case tt.want != "" && !strings.Contains(got, "standardize: true"):
 				t.Errorf("%q does not point to rescaling", got)
 			}
 		})
