@@ -217,7 +217,7 @@ func TestRunWarnsOfScale(t *testing.T) {
 	if !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr starts %q, want %q", stderr.String(), want)
 	}
-	if !strings.Contains(stderr.String(), "Rescale the values") {
+	if !strings.Contains(stderr.String(), "standardize: true") {
 		t.Errorf("the warning does not point to rescaling: %q", stderr.String())
 	}
 
