@@ -103,6 +103,9 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"no config", nil, "run: no config given"},
 		{"bad shard", []string{"--shard", "3/3", cfg}, "run: shard 3/3: want 0 <= I < N"},
+		{"zero shards", []string{"--shard", "0/0", cfg}, `run: shard "0/0": the number of shards N must be at least 1`},
+		{"shard beyond count", []string{"--shard", "3/2", cfg}, "run: shard 3/2: want 0 <= I < N"},
+		{"negative shard", []string{"--shard", "-1/2", cfg}, `run: shard "-1/2": want I/N`},
 		{"shards without index", []string{"--shards", "4", cfg}, "run: --shards needs --shard I/N"},
 		{"out with two configs", []string{"--out", "x", cfg, cfg}, "run: --out takes a single config"},
 		{"negative repeats", []string{"--repeats", "-1", cfg}, "run: --repeats -1 must not be negative"},
