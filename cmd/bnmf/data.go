@@ -36,7 +36,8 @@ Run "bnmf data <command> --help" for a command's flags.
 // runData implements "bnmf data": it dispatches to fetch and describe.
 func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSetFunc("data", func(w io.Writer) { fmt.Fprintf(w, dataUsage, strings.Join(dataset.Names(), "\n  ")) }, stdout, stderr)
-	if err := fs.parse(args); err != nil {
+	// The subcommand's flags follow its name: leave them to it.
+	if err := fs.parseHead(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -108,5 +108,6 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "bnmf <command> --help" for a command's flags.`)
+	fmt.Fprintln(w, `Run "bnmf <command> --help" for a command's flags. Flags may come before or`)
+	fmt.Fprintln(w, `after the arguments; "--" ends them.`)
 }
