@@ -29,6 +29,31 @@ is printed on standard output. With --repeats R, only repeats 0 to R-1 of
 every setting run; running again without it completes the study with the
 same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
 every finished cell.
+
+To run a study on a matrix of your own, give its file and format in the
+config's dataset section in place of a dataset name (the formats are
+triplets: "row,column,value" lines, CSV or TSV, header optional; and
+matrix-market: a MatrixMarket coordinate file). For example:
+
+` + ownDataExample + `
+The path is relative to the working directory. Each fraction unobserved
+must be at least 1 minus the file's fraction observed, which "bnmf data
+describe --format triplets FILE" prints. The study's hash covers the
+file's content, so results of a changed file never mix with old ones.
+`
+
+// ownDataExample is the config in runUsage that runs a study on a file of
+// the user's own; a test checks that it is a valid config.
+const ownDataExample = `  name: mine
+  kind: sparsity
+  dataset:
+    path: data/mine.csv    # or .tsv; row and column identifiers may be any strings
+    format: triplets       # or matrix-market
+    min_ratings: 3         # optional: remove rows and columns with fewer entries
+  models: [{name: GRRN}, {name: NMF}]
+  ranks: [10, 20]
+  fractions: [0.95, 0.98]
+  repeats: 3
 `
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -186,3 +186,24 @@ func TestRunAndMerge(t *testing.T) {
 		t.Errorf("merging two configs gave %v, want a refusal", err)
 	}
 }
+
+// TestRunHelpShowsOwnData checks that run --help says how to run a study
+// on a file of one's own, with an example config that is valid.
+func TestRunHelpShowsOwnData(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"run", "--help"}, &stdout, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"matrix of your own", "path: data/mine.csv", "format: triplets", "matrix-market"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("run --help lacks %q", want)
+		}
+	}
+	cfg, err := experiments.ParseConfig("example.yaml", []byte(ownDataExample))
+	if err != nil {
+		t.Fatalf("the example config of run --help is not valid: %v", err)
+	}
+	if cfg.Dataset.Path != "data/mine.csv" || cfg.Dataset.Format != "triplets" {
+		t.Errorf("the example config reads dataset %+v", cfg.Dataset)
+	}
+}
