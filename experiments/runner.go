@@ -122,6 +122,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	perChain := max(1, cores/max(1, parallel))
 
 	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
+	t.begin(len(todo), cores, parallel, sum.Dir)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	cells := make(chan Cell)

@@ -65,7 +65,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
 		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
-		every    = fs.Duration("progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
+		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
 		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
 		retry    = fs.Bool("retry-failed", false, "run again the cells whose stored record holds an error")
 	)
