@@ -135,14 +135,14 @@ func (p *Plan) checkSplit(key string, f, minF float64) error {
 		return p.Config.errorf(key, "fraction unobserved %v is below %s's own, %.4f; "+
 			"use a fraction in [%.4f, 1)", f, p.data.Name, minF, minF)
 	}
-	train, _, err := dataset.SplitUnobserved(p.data, f, p.coverage, SplitSource(p.Config.Seed, f, 0))
+	train, test, err := dataset.SplitUnobserved(p.data, f, p.coverage, SplitSource(p.Config.Seed, f, 0))
 	if err != nil {
 		return p.Config.errorf(key, "fraction unobserved %v: %v", f, err)
 	}
 	if len(train) == 0 {
 		return p.Config.errorf(key, "fraction unobserved %v leaves no training entries in %s", f, p.data.Name)
 	}
-	return nil
+	return p.checkTestEntries(key, f, len(train), len(test))
 }
 
 // manifest describes the prepared study.
