@@ -239,7 +239,9 @@ func Formats() []string {
 //     ignored.
 //   - "matrix-market": a MatrixMarket coordinate file with real or integer
 //     values and general symmetry; row i has the identifier "i", and rows
-//     and columns without entries are kept unless cleaned.
+//     and columns without entries are kept unless cleaned (a size line
+//     declaring more than 65,536 of them beyond the number of entries is
+//     an error, so that memory follows the entries).
 //   - a MovieLens dataset name: that dataset's ratings layout; for
 //     "movielens-10m" and later a file whose name ends in ".csv" is read as
 //     ratings.csv (with header) and any other as ratings.dat.
