@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -84,7 +85,7 @@ func checkParsed(t *testing.T, r *raw, err error) {
 		}
 	}
 	for _, minRatings := range []int{0, DefaultMinRatings} {
-		got, err := clean(r, "fuzz", minRatings)
+		got, err := clean(context.Background(), r, "fuzz", minRatings)
 		if err != nil {
 			if minRatings == 0 || !errors.Is(err, errNothingLeft) {
 				t.Fatalf("clean(%d): %v", minRatings, err)

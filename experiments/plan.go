@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -49,6 +50,13 @@ type PrepareOptions struct {
 // lies between the data's own and 1 and admits a split under the coverage
 // rule. Errors name the config file, line and key.
 func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
+	return PrepareContext(context.Background(), cfg, opts)
+}
+
+// PrepareContext is Prepare, stopped when ctx is cancelled: loading and
+// cleaning the data check ctx as they go, and so does each check after
+// them; the error then wraps ctx.Err().
+func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Plan, error) {
 	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions(opts.Revision)}
 	for i := range cfg.Models {
 		m, err := cfg.Models[i].Model()
@@ -61,7 +69,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	if p.coverage, err = dataset.ParseCoverage(cfg.Coverage); err != nil {
 		return nil, cfg.errorf("coverage", "%v", err)
 	}
-	if p.data, err = loadData(cfg, opts); err != nil {
+	if p.data, err = loadData(ctx, cfg, opts); err != nil {
 		return nil, err
 	}
 	maxRank := min(p.data.Rows, p.data.Cols)
@@ -78,6 +86,9 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	}
 	minF := dataset.MinFractionUnobserved(p.data)
 	for i, f := range cfg.Fractions {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%s: checking the splits: %w", cfg.file, err)
+		}
 		if err := p.checkSplit(fmt.Sprintf("fractions[%d]", i), f, minF); err != nil {
 			return nil, err
 		}
@@ -95,7 +106,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 // loadData opens the dataset that cfg names. For a file of the user's own
 // it records the SHA-256 of the file's content in cfg, which Config.Hash
 // then covers.
-func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
+func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	d := cfg.Dataset
 	s := d.Synthetic
 	dopts := dataset.Options{
@@ -112,12 +123,12 @@ func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	)
 	if d.Path != "" {
 		key = "dataset.path"
-		r, err = dataset.OpenFile(d.Path, d.Format, dopts)
+		r, err = dataset.OpenFileContext(ctx, d.Path, d.Format, dopts)
 		if err == nil {
 			cfg.dataSHA256, err = fileSHA256(d.Path)
 		}
 	} else {
-		r, err = dataset.Open(d.Name, opts.DataDir, dopts)
+		r, err = dataset.OpenContext(ctx, d.Name, opts.DataDir, dopts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %s: %w", cfg.file, cfg.lines[key], key, err)
