@@ -23,6 +23,9 @@ $BNMF_DATA_DIR (default ./data; bin/bnmf data fetch movielens-100k).
 
 Extra flags for "bnmf run" go in BNMF_RUN_FLAGS, for example
 BNMF_RUN_FLAGS="--workers 4 --repeats 3"; see bin/bnmf run --help.
+Ctrl-C or SIGTERM stops the run within a sweep, keeping finished cells.
+The exit status is bnmf run's: 3 when some cells failed (the reports
+are rendered all the same), 130 or 143 after SIGINT or SIGTERM.
 USAGE
 }
 
@@ -52,12 +55,34 @@ fi
 echo "Building bin/bnmf..." >&2
 ./build.sh bin/bnmf
 
-# bnmf run prints the output directory of each study it completes.
+# bnmf run prints the output directory of each study it completes. It
+# runs in the background so that a SIGTERM sent to this script (by kill,
+# timeout or a scheduler) reaches it: bnmf then stops within a sweep and
+# keeps every finished cell, as on Ctrl-C, which the terminal sends to
+# both. Its exit status is 3 when it finished but some cells failed; the
+# reports are rendered then too, and this script exits 3 after them.
+dirs_file=$(mktemp)
+trap 'rm -f "$dirs_file"' EXIT
 # shellcheck disable=SC2086 # BNMF_RUN_FLAGS is split into flags on purpose
-dirs=$(bin/bnmf run ${BNMF_RUN_FLAGS:-} "$@")
+bin/bnmf run ${BNMF_RUN_FLAGS:-} "$@" >"$dirs_file" &
+bnmf_pid=$!
+trap 'kill -TERM "$bnmf_pid" 2>/dev/null || true' TERM
+# Ctrl-C reaches bnmf from the terminal; this script waits for it to stop.
+trap ':' INT
+# A trapped signal ends "wait" early; wait again until bnmf has exited.
+status=0
+wait "$bnmf_pid" || status=$?
+while kill -0 "$bnmf_pid" 2>/dev/null; do
+  status=0
+  wait "$bnmf_pid" || status=$?
+done
+if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
+  exit "$status"
+fi
 
 while IFS= read -r dir; do
   [ -n "$dir" ] || continue
   bin/bnmf report "$dir"
   echo "Report: $dir/README.md" >&2
-done <<< "$dirs"
+done <"$dirs_file"
+exit "$status"

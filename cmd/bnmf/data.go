@@ -47,7 +47,7 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "fetch":
 		return runDataFetch(ctx, rest, stdout, stderr)
 	case "describe":
-		return runDataDescribe(rest, stdout, stderr)
+		return runDataDescribe(ctx, rest, stdout, stderr)
 	case "help":
 		fs.usage(stdout)
 		return flag.ErrHelp
@@ -120,7 +120,7 @@ Datasets:
   %s
 `
 
-func runDataDescribe(args []string, stdout, stderr io.Writer) error {
+func runDataDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data describe", fmt.Sprintf(describeUsage, strings.Join(dataset.Names(), "\n  ")), stdout, stderr)
 	dir := fs.String("data-dir", dataset.DataDir(), "read MovieLens files from `DIR` ($BNMF_DATA_DIR if set)")
 	format := fs.String("format", "", "read DATASET as a file in `FORMAT` ("+strings.Join(dataset.Formats(), ", ")+")")
@@ -139,9 +139,9 @@ func runDataDescribe(args []string, stdout, stderr io.Writer) error {
 		err error
 	)
 	if *format != "" {
-		r, err = dataset.OpenFile(fs.Arg(0), *format, opts)
+		r, err = dataset.OpenFileContext(ctx, fs.Arg(0), *format, opts)
 	} else {
-		r, err = dataset.Open(fs.Arg(0), *dir, opts)
+		r, err = dataset.OpenContext(ctx, fs.Arg(0), *dir, opts)
 	}
 	if err != nil {
 		return fmt.Errorf("data describe: %w", err)

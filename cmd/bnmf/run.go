@@ -28,7 +28,13 @@ Progress goes to standard error; the output directory of each study run
 is printed on standard output. With --repeats R, only repeats 0 to R-1 of
 every setting run; running again without it completes the study with the
 same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
-every finished cell.
+every finished cell, as does SIGTERM; a signal during loading stops it
+too, and nothing is run.
+
+Exit status: 0 when every cell of the run has its numbers stored; 3 when
+the run finished but some cells failed (their records hold the error,
+and their number is printed; the report shows them); 130 after Ctrl-C
+(SIGINT) and 143 after SIGTERM; 1 for any other error.
 
 To run a study on a matrix of your own, give its file and format in the
 config's dataset section in place of a dataset name (the formats are
@@ -96,7 +102,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
+		p, err := experiments.PrepareContext(ctx, cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "Interrupted while loading the data of %s; nothing was run.\n", file)
+			return fmt.Errorf("run: interrupted: %w", context.Cause(ctx))
+		}
 		if err != nil {
 			return err
 		}
@@ -104,6 +114,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 
 	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: *every}
+	var failed failedCells
 	for _, p := range plans {
 		sum, err := p.Run(ctx, experiments.RunOptions{
 			Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress, Repeats: *repeats,
@@ -112,7 +123,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again (or ./run.sh with the same configs):\n  bnmf run %s\n",
 				sum.Stored+sum.Ran, sum.Cells, p.Config.Name, sum.Dir, quoteArgs(args))
-			return errors.New("run: interrupted")
+			return fmt.Errorf("run: interrupted: %w", context.Cause(ctx))
 		}
 		for _, prob := range sum.Problems {
 			fmt.Fprintf(stderr, "warning: %s: %s\n", sum.Dir, prob)
@@ -127,12 +138,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				p.Config.Name, sum.Deferred, *repeats)
 		}
 		if sum.Failed > 0 {
-			fmt.Fprintf(stderr, "%s: %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
-				p.Config.Name, sum.Failed, sum.Dir)
+			fmt.Fprintf(stderr, "%s: %d of %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
+				p.Config.Name, sum.Failed, sum.Cells, sum.Dir)
 		}
+		failed.add(sum)
 		fmt.Fprintln(stdout, sum.Dir)
 	}
-	return nil
+	return failed.err()
 }
 
 // pickShard returns the shard given by --shard, else by the environment of
