@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds bnmf, runs the studies that the given configs describe (default:
 # configs/quick.yaml, a synthetic demo of under a minute) and renders the
-# report of each. Needs only Go; MovieLens configs need the data
-# (bin/bnmf data fetch movielens-100k, or BNMF_DATA_DIR set).
+# report of each. Needs only Go; MovieLens configs need the data, which is
+# downloaded into $BNMF_DATA_DIR (default ./data) when it is not there.
 #
 # Usage: ./run.sh [CONFIG...]
 # Extra flags for "bnmf run" can be passed in BNMF_RUN_FLAGS, such as
@@ -19,7 +19,9 @@ Builds bin/bnmf, runs the studies the YAML configs describe (default:
 configs/quick.yaml, a synthetic demo of under a minute) and renders each
 study's report (STUDY_DIR/README.md, figures/ and tables/). Running the
 same config again resumes it. MovieLens configs read the data directory
-$BNMF_DATA_DIR (default ./data; bin/bnmf data fetch movielens-100k).
+$BNMF_DATA_DIR (default ./data); a dataset missing there is downloaded
+first (bin/bnmf data fetch, checked against its official digest or
+counts), and without a network the run stops saying how to get it.
 
 Extra flags for "bnmf run" go in BNMF_RUN_FLAGS, for example
 BNMF_RUN_FLAGS="--workers 4 --repeats 3"; see bin/bnmf run --help.
@@ -64,7 +66,9 @@ echo "Building bin/bnmf..." >&2
 dirs_file=$(mktemp)
 trap 'rm -f "$dirs_file"' EXIT
 # shellcheck disable=SC2086 # BNMF_RUN_FLAGS is split into flags on purpose
-bin/bnmf run ${BNMF_RUN_FLAGS:-} "$@" >"$dirs_file" &
+# --fetch downloads a MovieLens dataset that a config needs and the data
+# directory lacks, checked against its official digest or counts.
+bin/bnmf run --fetch ${BNMF_RUN_FLAGS:-} "$@" >"$dirs_file" &
 bnmf_pid=$!
 trap 'kill -TERM "$bnmf_pid" 2>/dev/null || true' TERM
 # Ctrl-C reaches bnmf from the terminal; this script waits for it to stop.

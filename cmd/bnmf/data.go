@@ -64,7 +64,9 @@ DIR/movielens/<ml-name>/. The ratings file must match the pinned SHA-256
 digest (MovieLens 100K) or the official counts (MovieLens 1M); the larger
 datasets are checked by the CRC-32 of their zip entries. A file already
 present that passes the checks is kept. Progress goes to standard error,
-the installed paths to standard output.
+the installed paths to standard output. $BNMF_MOVIELENS_MIRROR, if set,
+replaces https://files.grouplens.org/datasets/movielens/ with a mirror
+that holds the archives under their official names (ml-100k.zip, ...).
 
 MovieLens may not be redistributed: never commit the files.
 
@@ -96,6 +98,7 @@ func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for _, name := range fs.Args() {
 		path, err := dataset.Fetch(ctx, name, *dir, dataset.FetchOptions{
 			URL:          *url,
+			BaseURL:      os.Getenv(mirrorEnv),
 			Progress:     stderr,
 			SkipChecksum: *skip,
 			Force:        *force,

@@ -24,6 +24,11 @@ record are skipped, including cells whose record holds an error unless
 --retry-failed is given. A config whose output directory holds results of a
 different config is refused (see --force).
 
+MovieLens data is read from the data directory (--data-dir, else
+$BNMF_DATA_DIR, else ./data); with --fetch, a dataset that is not there is
+downloaded first and checked as "bnmf data fetch" checks it (from the
+mirror in $BNMF_MOVIELENS_MIRROR, if set).
+
 Progress goes to standard error; the output directory of each study run
 is printed on standard output. With --repeats R, only repeats 0 to R-1 of
 every setting run; running again without it completes the study with the
@@ -74,6 +79,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
 		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
 		retry    = fs.Bool("retry-failed", false, "run again the cells whose stored record holds an error")
+		fetch    = fs.Bool("fetch", false, "download a MovieLens dataset a config needs when it is not in the data directory (as bnmf data fetch; ./run.sh sets it)")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -101,6 +107,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		cfg, err := experiments.LoadConfig(file)
 		if err != nil {
 			return err
+		}
+		if *fetch {
+			fetchMissing(ctx, cfg, *dataDir, stderr)
 		}
 		p, err := experiments.PrepareContext(ctx, cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
 		if ctx.Err() != nil {
