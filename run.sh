@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds bnmf, runs the studies that the given configs describe (default:
-# configs/quick.yaml, a synthetic demo of under a minute) and renders the
-# report of each. Needs only Go; MovieLens configs need the data, which is
-# downloaded into $BNMF_DATA_DIR (default ./data) when it is not there.
+# configs/quick.yaml, a synthetic demo) and renders the report of each.
+# Needs only Go; MovieLens configs need the data, which is downloaded into
+# $BNMF_DATA_DIR (default ./data) when it is not there.
 #
 # Usage: ./run.sh [CONFIG...]
 # Extra flags for "bnmf run" can be passed in BNMF_RUN_FLAGS, such as
@@ -16,8 +16,10 @@ usage() {
 Usage: ./run.sh [CONFIG...]
 
 Builds bin/bnmf, runs the studies the YAML configs describe (default:
-configs/quick.yaml, a synthetic demo of under a minute) and renders each
-study's report (STUDY_DIR/README.md, figures/ and tables/). Running the
+configs/quick.yaml, a synthetic demo) and renders each study's report
+(STUDY_DIR/README.md, figures/ and tables/). From a fresh clone with an
+empty Go build cache, the demo took 52 s on two busy cores: about 49 s
+compiling, 3 s running and rendering; once built, 3 s. Running the
 same config again resumes it. MovieLens configs read the data directory
 $BNMF_DATA_DIR (default ./data); a dataset missing there is downloaded
 first (bin/bnmf data fetch, checked against its official digest or

@@ -57,11 +57,12 @@ func TestRunScriptForwardsSIGTERM(t *testing.T) {
 		}
 		done <- lines
 	}()
-	// Building bin/bnmf from a cold cache takes well under a minute here.
+	// Building bin/bnmf from an empty build cache took 49-57 s on two
+	// busy cores; the tests have built most packages already.
 	select {
 	case <-started:
-	case <-time.After(2 * time.Minute):
-		t.Fatal("bnmf did not start its chain in two minutes")
+	case <-time.After(3 * time.Minute):
+		t.Fatal("bnmf did not start its chain in three minutes")
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil { // run.sh alone
 		t.Fatal(err)
