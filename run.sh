@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds bnmf, runs the studies that the given configs describe (default:
-# configs/quick.yaml, a synthetic demo of under a minute) and renders the
-# report of each. Needs only Go; MovieLens configs need the data
-# (bin/bnmf data fetch movielens-100k, or BNMF_DATA_DIR set).
+# configs/quick.yaml, a synthetic demo) and renders the report of each.
+# Needs only Go; MovieLens configs need the data, which is downloaded into
+# $BNMF_DATA_DIR (default ./data) when it is not there.
 #
 # Usage: ./run.sh [CONFIG...]
 # Extra flags for "bnmf run" can be passed in BNMF_RUN_FLAGS, such as
@@ -16,13 +16,20 @@ usage() {
 Usage: ./run.sh [CONFIG...]
 
 Builds bin/bnmf, runs the studies the YAML configs describe (default:
-configs/quick.yaml, a synthetic demo of under a minute) and renders each
-study's report (STUDY_DIR/README.md, figures/ and tables/). Running the
+configs/quick.yaml, a synthetic demo) and renders each study's report
+(STUDY_DIR/README.md, figures/ and tables/). From a fresh clone with an
+empty Go build cache, the demo took 52 s on two busy cores: about 49 s
+compiling, 3 s running and rendering; once built, 3 s. Running the
 same config again resumes it. MovieLens configs read the data directory
-$BNMF_DATA_DIR (default ./data; bin/bnmf data fetch movielens-100k).
+$BNMF_DATA_DIR (default ./data); a dataset missing there is downloaded
+first (bin/bnmf data fetch, checked against its official digest or
+counts), and without a network the run stops saying how to get it.
 
 Extra flags for "bnmf run" go in BNMF_RUN_FLAGS, for example
 BNMF_RUN_FLAGS="--workers 4 --repeats 3"; see bin/bnmf run --help.
+Ctrl-C or SIGTERM stops the run within a sweep, keeping finished cells.
+The exit status is bnmf run's: 3 when some cells failed (the reports
+are rendered all the same), 130 or 143 after SIGINT or SIGTERM.
 USAGE
 }
 
@@ -52,12 +59,36 @@ fi
 echo "Building bin/bnmf..." >&2
 ./build.sh bin/bnmf
 
-# bnmf run prints the output directory of each study it completes.
+# bnmf run prints the output directory of each study it completes. It
+# runs in the background so that a SIGTERM sent to this script (by kill,
+# timeout or a scheduler) reaches it: bnmf then stops within a sweep and
+# keeps every finished cell, as on Ctrl-C, which the terminal sends to
+# both. Its exit status is 3 when it finished but some cells failed; the
+# reports are rendered then too, and this script exits 3 after them.
+dirs_file=$(mktemp)
+trap 'rm -f "$dirs_file"' EXIT
 # shellcheck disable=SC2086 # BNMF_RUN_FLAGS is split into flags on purpose
-dirs=$(bin/bnmf run ${BNMF_RUN_FLAGS:-} "$@")
+# --fetch downloads a MovieLens dataset that a config needs and the data
+# directory lacks, checked against its official digest or counts.
+bin/bnmf run --fetch ${BNMF_RUN_FLAGS:-} "$@" >"$dirs_file" &
+bnmf_pid=$!
+trap 'kill -TERM "$bnmf_pid" 2>/dev/null || true' TERM
+# Ctrl-C reaches bnmf from the terminal; this script waits for it to stop.
+trap ':' INT
+# A trapped signal ends "wait" early; wait again until bnmf has exited.
+status=0
+wait "$bnmf_pid" || status=$?
+while kill -0 "$bnmf_pid" 2>/dev/null; do
+  status=0
+  wait "$bnmf_pid" || status=$?
+done
+if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
+  exit "$status"
+fi
 
 while IFS= read -r dir; do
   [ -n "$dir" ] || continue
   bin/bnmf report "$dir"
   echo "Report: $dir/README.md" >&2
-done <<< "$dirs"
+done <"$dirs_file"
+exit "$status"

@@ -21,6 +21,10 @@ type FetchOptions struct {
 	Client *http.Client
 	// URL replaces the official archive address, for a mirror.
 	URL string
+	// BaseURL, when URL is empty, replaces the official directory of the
+	// archives, https://files.grouplens.org/datasets/movielens/, for a
+	// mirror that holds them under their official names (ml-100k.zip, ...).
+	BaseURL string
 	// Progress, if not nil, receives one line per tenth of the download and
 	// a line for each step after it.
 	Progress io.Writer
@@ -51,8 +55,11 @@ func Fetch(ctx context.Context, name, dir string, opts FetchOptions) (string, er
 	if err != nil {
 		return "", fmt.Errorf("fetch: %w", err)
 	}
-	if opts.URL != "" {
+	switch {
+	case opts.URL != "":
 		s.url = opts.URL
+	case opts.BaseURL != "":
+		s.url = strings.TrimSuffix(opts.BaseURL, "/") + "/" + path.Base(s.url)
 	}
 	if dir == "" {
 		dir = DataDir()

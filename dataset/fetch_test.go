@@ -241,3 +241,20 @@ func TestFetchPinnedMovieLens100K(t *testing.T) {
 		t.Errorf("a modified u.data gave %v, want a checksum error", err)
 	}
 }
+
+// TestFetchBaseURL checks that a mirror of the archives' directory is
+// asked for the archive under its official name.
+func TestFetchBaseURL(t *testing.T) {
+	csv := "userId,movieId,rating,timestamp\n1,1,4.0,964982703\n"
+	var asked atomic.Value
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		asked.Store(r.URL.Path)
+		serveBytes(zipOf(t, false, "ml-latest-small/ratings.csv", csv), -1)(w, r)
+	})
+	if _, err := Fetch(context.Background(), "movielens-latest-small", t.TempDir(), FetchOptions{BaseURL: srv.URL + "/mirror/movielens/"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := asked.Load(); got != "/mirror/movielens/ml-latest-small.zip" {
+		t.Errorf("the mirror was asked for %v, want /mirror/movielens/ml-latest-small.zip", got)
+	}
+}

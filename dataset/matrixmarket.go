@@ -16,7 +16,9 @@ import (
 // and symmetric matrices are rejected. Comment lines start with '%' and
 // may appear, like blank lines, anywhere before the size line "M N L". The
 // L entry lines "i j value" that follow use 1-based indices; blank lines
-// among them are ignored. Row i has the identifier "i".
+// among them are ignored. Row i has the identifier "i". Rows and columns
+// without entries are kept, but at most maxEmptyLines of each beyond the
+// L that entries can fill (see checkEmptyLines).
 func parseMatrixMarket(file string, r io.Reader) (*raw, error) {
 	lr := newLineReader(file, r)
 	line, ok := lr.next()
@@ -59,6 +61,9 @@ func parseMatrixMarket(file string, r io.Reader) (*raw, error) {
 	rows, cols, want := dims[0], dims[1], dims[2]
 	if int64(want) > int64(rows)*int64(cols) {
 		return nil, lr.errorf(lr.line, sizeNames[2], "%d entries do not fit in %d x %d", want, rows, cols)
+	}
+	if err := checkEmptyLines(lr, rows, cols, want); err != nil {
+		return nil, err
 	}
 	out := &raw{file: file, rows: rows, cols: cols, cells: make([]cell, 0, min(want, 1<<20))}
 	entryNames := [3]string{"row", "column", "value"}
@@ -127,6 +132,31 @@ func checkBanner(lr *lineReader, line []byte) error {
 	}
 	if string(f[4]) != "general" {
 		return lr.wrap(1, "symmetry", errors.New(`only "general" matrices are supported, not `+strconv.Quote(string(f[4]))))
+	}
+	return nil
+}
+
+// maxEmptyLines is how many rows (and, separately, columns) beyond its
+// number of entries a MatrixMarket file may declare. Every declared row
+// and column is kept, with an identifier, so without a bound a size line
+// of a few bytes ("2000000000 2000000000 3") would make the loader
+// allocate tens of gigabytes. 65,536 empty lines cost a few megabytes.
+const maxEmptyLines = 1 << 16
+
+// checkEmptyLines refuses a size line that declares more rows or columns
+// than want entries can fill plus maxEmptyLines, so that the memory a
+// file takes follows its entries (the entry count itself is checked
+// against the entries found).
+func checkEmptyLines(lr *lineReader, rows, cols, want int) error {
+	for _, d := range []struct {
+		field string
+		n     int
+	}{{"rows", rows}, {"columns", cols}} {
+		if d.n-want > maxEmptyLines {
+			return lr.errorf(lr.line, d.field, "%d %s declared for %d entries: at most %d of them can have an entry, and more than %d %s without entries are refused "+
+				"(they would take memory and add no data); declare the %s the entries use, or give the file as triplets, which keep only rows and columns with entries",
+				d.n, d.field, want, want, maxEmptyLines, d.field, d.field)
+		}
 	}
 	return nil
 }

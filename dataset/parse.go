@@ -77,9 +77,11 @@ func newLineReader(file string, r io.Reader) *lineReader {
 }
 
 // next returns the next line, or false at the end of the input or on a
-// read error, which err then reports.
+// read error, which err then reports. The piece of a line read before a
+// read error (a cancelled context, a failing disk) is not returned as a
+// line: parsed, it would give a misleading error of its own.
 func (lr *lineReader) next() ([]byte, bool) {
-	if !lr.sc.Scan() {
+	if !lr.sc.Scan() || lr.sc.Err() != nil {
 		return nil, false
 	}
 	lr.line++

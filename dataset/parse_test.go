@@ -132,6 +132,15 @@ func tripletCases() []loaderCase {
 		{name: "mtx/duplicate", format: "matrix-market", content: "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n1 1 2\n", errLine: 4, errIs: ErrDuplicate},
 		{name: "mtx/empty", format: "matrix-market", content: "", errIs: ErrNoRatings},
 		{name: "mtx/no entries", format: "matrix-market", content: "%%MatrixMarket matrix coordinate real general\n2 2 0\n", errIs: ErrNoRatings},
+		{name: "mtx/declared size beyond its entries", format: "matrix-market",
+			content: "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 3\n1 1 1\n2 2 2\n2000000000 2000000000 3\n",
+			errLine: 2, errField: "rows"},
+		{name: "mtx/columns beyond its entries", format: "matrix-market",
+			content: "%%MatrixMarket matrix coordinate real general\n2 65539 2\n1 1 1\n2 65539 2\n", errLine: 2, errField: "columns"},
+		{name: "mtx/empty rows and columns kept", format: "matrix-market",
+			content: "%%MatrixMarket matrix coordinate real general\n3 65538 2\n1 1 1\n3 2 2\n",
+			rowIDs:  []string{"1", "2", "3"}, colIDs: numberedIDs(65538),
+			entries: []sparse.Entry{{Row: 0, Col: 0, Value: 1}, {Row: 2, Col: 1, Value: 2}}},
 	}
 }
 

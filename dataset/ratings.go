@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -103,8 +104,9 @@ var errNothingLeft = errors.New("no ratings are left after cleaning")
 // vectors or movie vectors with less than 3 observed entries are
 // cleaned"). With minRatings <= 0 every row and column is kept, empty ones
 // included. The kept rows and columns keep their order, which is that of
-// their sorted identifiers.
-func clean(r *raw, name string, minRatings int) (*Ratings, error) {
+// their sorted identifiers. Its loops check ctx every checkEvery steps;
+// when it is cancelled, clean returns an error wrapping ctx.Err().
+func clean(ctx context.Context, r *raw, name string, minRatings int) (*Ratings, error) {
 	keepRow := make([]bool, r.rows)
 	keepCol := make([]bool, r.cols)
 	for i := range keepRow {
@@ -113,15 +115,32 @@ func clean(r *raw, name string, minRatings int) (*Ratings, error) {
 	for j := range keepCol {
 		keepCol[j] = true
 	}
-	if minRatings > 0 {
-		prune(r.cells, false, keepRow, keepCol, minRatings)
-		prune(r.cells, true, keepCol, keepRow, minRatings)
-		prune(r.cells, false, keepRow, keepCol, minRatings)
+	stopped := func(err error) (*Ratings, error) {
+		return nil, fmt.Errorf("%s: cleaning stopped: %w", r.file, err)
 	}
-	rowIdx, rowIDs := renumber(keepRow, r.rowID)
-	colIdx, colIDs := renumber(keepCol, r.colID)
+	if minRatings > 0 {
+		for _, pass := range []struct {
+			byCol       bool
+			keep, other []bool
+		}{{false, keepRow, keepCol}, {true, keepCol, keepRow}, {false, keepRow, keepCol}} {
+			if err := prune(ctx, r.cells, pass.byCol, pass.keep, pass.other, minRatings); err != nil {
+				return stopped(err)
+			}
+		}
+	}
+	rowIdx, rowIDs, err := renumber(ctx, keepRow, r.rowID)
+	if err != nil {
+		return stopped(err)
+	}
+	colIdx, colIDs, err := renumber(ctx, keepCol, r.colID)
+	if err != nil {
+		return stopped(err)
+	}
 	entries := make([]sparse.Entry, 0, len(r.cells))
-	for _, c := range r.cells {
+	for i, c := range r.cells {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return stopped(ctx.Err())
+		}
 		if keepRow[c.row] && keepCol[c.col] {
 			entries = append(entries, sparse.Entry{Row: int(rowIdx[c.row]), Col: int(colIdx[c.col]), Value: c.value})
 		}
@@ -134,10 +153,13 @@ func clean(r *raw, name string, minRatings int) (*Ratings, error) {
 
 // prune clears keep[i] for every row i (every column i when byCol is
 // set) with fewer than minCount entries in the kept lines of the other
-// dimension.
-func prune(cells []cell, byCol bool, keep, keepOther []bool, minCount int) {
+// dimension. It returns ctx.Err() if ctx is cancelled meanwhile.
+func prune(ctx context.Context, cells []cell, byCol bool, keep, keepOther []bool, minCount int) error {
 	count := make([]int, len(keep))
-	for _, c := range cells {
+	for i, c := range cells {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		line, other := c.row, c.col
 		if byCol {
 			line, other = c.col, c.row
@@ -151,19 +173,24 @@ func prune(cells []cell, byCol bool, keep, keepOther []bool, minCount int) {
 			keep[i] = false
 		}
 	}
+	return nil
 }
 
 // renumber gives the kept lines consecutive indices in their current
-// order and returns the old-to-new map and the kept identifiers.
-func renumber(keep []bool, id func(int32) string) ([]int32, []string) {
+// order and returns the old-to-new map and the kept identifiers, or
+// ctx.Err() if ctx is cancelled meanwhile.
+func renumber(ctx context.Context, keep []bool, id func(int32) string) ([]int32, []string, error) {
 	idx := make([]int32, len(keep))
 	var ids []string
 	for i, k := range keep {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		idx[i] = -1
 		if k {
 			idx[i] = int32(len(ids))
 			ids = append(ids, id(int32(i)))
 		}
 	}
-	return idx, ids
+	return idx, ids, nil
 }

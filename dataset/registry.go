@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -138,6 +139,12 @@ func (s source) path(dir string) string {
 // "synthetic" ignores dir and generates data from opts.Synthetic; it is
 // not cleaned, as every row and column already has at least 3 ratings.
 func Open(name, dir string, opts Options) (*Ratings, error) {
+	return OpenContext(context.Background(), name, dir, opts)
+}
+
+// OpenContext is Open, stopped when ctx is cancelled: reading, parsing
+// and cleaning check ctx as they go, and the error then wraps ctx.Err().
+func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings, error) {
 	if opts.MinRatings < 0 {
 		return nil, fmt.Errorf("dataset %s: MinRatings is %d; it must not be negative", name, opts.MinRatings)
 	}
@@ -162,7 +169,7 @@ func Open(name, dir string, opts Options) (*Ratings, error) {
 		return nil, fmt.Errorf("dataset %s: %w", name, err)
 	}
 	defer f.Close()
-	r, err := s.load(path, f, opts.SkipChecksum)
+	r, err := s.load(path, readerContext(ctx, f), opts.SkipChecksum)
 	if errors.Is(err, ErrChecksum) {
 		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (--skip-checksum)",
 			name, err, fetchCommand(name, dir))
@@ -174,7 +181,7 @@ func Open(name, dir string, opts Options) (*Ratings, error) {
 	if minRatings == 0 {
 		minRatings = DefaultMinRatings
 	}
-	return clean(r, name, minRatings)
+	return clean(ctx, r, name, minRatings)
 }
 
 // fetchCommand returns the command line that fetches name into dir.
@@ -239,7 +246,9 @@ func Formats() []string {
 //     ignored.
 //   - "matrix-market": a MatrixMarket coordinate file with real or integer
 //     values and general symmetry; row i has the identifier "i", and rows
-//     and columns without entries are kept unless cleaned.
+//     and columns without entries are kept unless cleaned (a size line
+//     declaring more than 65,536 of them beyond the number of entries is
+//     an error, so that memory follows the entries).
 //   - a MovieLens dataset name: that dataset's ratings layout; for
 //     "movielens-10m" and later a file whose name ends in ".csv" is read as
 //     ratings.csv (with header) and any other as ratings.dat.
@@ -249,6 +258,13 @@ func Formats() []string {
 // columns are indexed in the order of their sorted identifiers, numeric
 // identifiers numerically and before the others.
 func OpenFile(path, format string, opts Options) (*Ratings, error) {
+	return OpenFileContext(context.Background(), path, format, opts)
+}
+
+// OpenFileContext is OpenFile, stopped when ctx is cancelled: reading,
+// parsing and cleaning check ctx as they go, and the error then wraps
+// ctx.Err().
+func OpenFileContext(ctx context.Context, path, format string, opts Options) (*Ratings, error) {
 	if opts.MinRatings < 0 {
 		return nil, fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
 	}
@@ -261,11 +277,11 @@ func OpenFile(path, format string, opts Options) (*Ratings, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r, err := parse(path, f)
+	r, err := parse(path, readerContext(ctx, f))
 	if err != nil {
 		return nil, err
 	}
-	return clean(r, filepath.Base(path), opts.MinRatings)
+	return clean(ctx, r, filepath.Base(path), opts.MinRatings)
 }
 
 // parser returns the parsing function for format.

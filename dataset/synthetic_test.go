@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -45,7 +46,7 @@ func TestSyntheticDefaults(t *testing.T) {
 		t.Errorf("mean rating %v, want 3.5 within 0.3", mean)
 	}
 	// The paper's cleaning keeps everything.
-	cleaned, err := clean(rawOf(r), "synthetic", DefaultMinRatings)
+	cleaned, err := clean(context.Background(), rawOf(r), "synthetic", DefaultMinRatings)
 	if err != nil || cleaned.Rows != r.Rows || cleaned.Cols != r.Cols || len(cleaned.Entries) != len(r.Entries) {
 		t.Errorf("cleaning changed the synthetic data: %v", err)
 	}

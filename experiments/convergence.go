@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
@@ -40,7 +41,7 @@ func (convergenceKind) hashed(h *hashed) {
 
 func (convergenceKind) grid(*Config) []float64 { return nil }
 
-func (convergenceKind) prepare(p *Plan) (cellSource, error) {
+func (convergenceKind) prepare(_ context.Context, p *Plan) (cellSource, error) {
 	full, err := p.data.Matrix()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Config.file, err)

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"slices"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
@@ -91,7 +92,7 @@ type Kind interface {
 	grid(c *Config) []float64
 	// prepare checks what needs the data and returns what makes the
 	// cells' data.
-	prepare(p *Plan) (cellSource, error)
+	prepare(ctx context.Context, p *Plan) (cellSource, error)
 }
 
 // cellSource makes the data of a prepared study's cells.

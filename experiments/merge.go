@@ -192,7 +192,11 @@ func writeRecords(dir string, records []Record, compact bool, read []recordFile,
 		}
 	}
 	// A record written since it was read, or a temporary file of a
-	// running chain, keeps records/ in place.
+	// running chain, keeps records/ in place; one that a killed writer
+	// left does not.
+	if err := removeTemps(recordsDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
 	entries, err := os.ReadDir(recordsDir)
 	if err != nil || len(entries) > 0 {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"slices"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
@@ -34,7 +35,7 @@ func (noiseKind) hashed(*hashed) {}
 
 func (noiseKind) grid(c *Config) []float64 { return c.NoiseRatios }
 
-func (noiseKind) prepare(p *Plan) (cellSource, error) {
+func (noiseKind) prepare(_ context.Context, p *Plan) (cellSource, error) {
 	minF := dataset.MinFractionUnobserved(p.data)
 	f := 1 - (1-p.Config.NoiseHoldout)*(1-minF)
 	if err := p.checkSplit("noise_holdout", f, minF); err != nil {

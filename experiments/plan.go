@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -56,6 +57,13 @@ type PrepareOptions struct {
 // lies between the data's own and 1 and admits a split under the coverage
 // rule. Errors name the config file, line and key.
 func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
+	return PrepareContext(context.Background(), cfg, opts)
+}
+
+// PrepareContext is Prepare, stopped when ctx is cancelled: loading and
+// cleaning the data check ctx as they go, and so does each check after
+// them; the error then wraps ctx.Err().
+func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Plan, error) {
 	kind, ok := KindByName(cfg.Kind)
 	if !ok {
 		return nil, cfg.errorf("kind", "unknown kind %q; want one of %v", cfg.Kind, KindNames())
@@ -87,7 +95,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	if p.coverage, err = dataset.ParseCoverage(cfg.Coverage); err != nil {
 		return nil, cfg.errorf("coverage", "%v", err)
 	}
-	if p.data, err = loadData(cfg, opts); err != nil {
+	if p.data, err = loadData(ctx, cfg, opts); err != nil {
 		return nil, err
 	}
 	maxRank := min(p.data.Rows, p.data.Cols)
@@ -97,7 +105,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 				k, maxRank, p.data.Name, p.data.Rows, p.data.Cols)
 		}
 	}
-	if p.source, err = kind.prepare(p); err != nil {
+	if p.source, err = kind.prepare(ctx, p); err != nil {
 		return nil, err
 	}
 	if p.Manifest, err = p.manifest(); err != nil {
@@ -113,13 +121,13 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 // as Prepare reads it. Errors name the config file, line and key.
 func OpenData(cfg *Config, dataDir string) (*dataset.Ratings, error) {
 	c := *cfg // loadData records the file's digest in its config
-	return loadData(&c, PrepareOptions{DataDir: dataDir})
+	return loadData(context.Background(), &c, PrepareOptions{DataDir: dataDir})
 }
 
 // loadData opens the dataset that cfg names. For a file of the user's own
 // it records the SHA-256 of the file's content in cfg (Prepare's copy),
 // which Config.Hash then covers.
-func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
+func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	d := cfg.Dataset
 	s := d.Synthetic
 	dopts := dataset.Options{
@@ -136,12 +144,12 @@ func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 	)
 	if d.Path != "" {
 		key = "dataset.path"
-		r, err = dataset.OpenFile(d.Path, d.Format, dopts)
+		r, err = dataset.OpenFileContext(ctx, d.Path, d.Format, dopts)
 		if err == nil {
 			cfg.dataSHA256, err = fileSHA256(d.Path)
 		}
 	} else {
-		r, err = dataset.Open(d.Name, opts.DataDir, dopts)
+		r, err = dataset.OpenContext(ctx, d.Name, opts.DataDir, dopts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %s: %w", cfg.file, cfg.lines[key], key, err)
@@ -159,14 +167,14 @@ func (p *Plan) checkSplit(key string, f, minF float64) error {
 		return p.Config.errorf(key, "fraction unobserved %v is below %s's own, %.4f; "+
 			"use a fraction in [%.4f, 1)", f, p.data.Name, minF, minF)
 	}
-	train, _, err := dataset.SplitUnobserved(p.data, f, p.coverage, SplitSource(p.Config.Seed, f, 0))
+	train, test, err := dataset.SplitUnobserved(p.data, f, p.coverage, SplitSource(p.Config.Seed, f, 0))
 	if err != nil {
 		return p.Config.errorf(key, "fraction unobserved %v: %v", f, err)
 	}
 	if len(train) == 0 {
 		return p.Config.errorf(key, "fraction unobserved %v leaves no training entries in %s", f, p.data.Name)
 	}
-	return nil
+	return p.checkTestEntries(key, f, len(train), len(test))
 }
 
 // manifest describes the prepared study.

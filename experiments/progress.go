@@ -69,6 +69,28 @@ func newTracker(p *Progress, study string, total, stored int, totalWork int64) *
 	return t
 }
 
+// begin writes one line saying what the run is about to do: the cells to
+// run, the cores and chains at once, and where the records go. Without
+// it, standard error would stay silent until the first Interval had
+// passed when it is not a terminal.
+func (t *tracker) begin(todo, cores, chains int, dir string) {
+	if t.p == nil || t.p.W == nil {
+		return
+	}
+	s := fmt.Sprintf("%s: %d of %d cells to run (%d stored) on %d %s, %d %s at once; records go to %s\n",
+		t.study, todo, t.total, t.stored, cores, countNoun(cores, "core", "cores"), chains, countNoun(chains, "chain", "chains"), dir)
+	// Progress is advisory: a closed terminal must not stop the study.
+	_, _ = io.WriteString(t.p.W, s)
+}
+
+// countNoun returns one when n is 1 and many otherwise.
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func (t *tracker) addWork(n int64) { t.work.Add(n) }
 
 func (t *tracker) started() { t.running.Add(1) }

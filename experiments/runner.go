@@ -127,6 +127,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	perChain := max(1, cores/max(1, parallel))
 
 	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
+	t.begin(len(todo), cores, parallel, sum.Dir)
 	claims, err := newClaimer(sum.Dir)
 	if err != nil {
 		return sum, err

@@ -16,19 +16,36 @@ type Shard struct {
 	Count int // 0 or 1 means unsharded
 }
 
-// ParseShard parses "I/N" with 0 <= I < N.
+// ParseShard parses "I/N", two unsigned decimal integers with
+// 0 <= I < N: "0/0", "3/2", "-1/2" and "+1/2" are errors.
 func ParseShard(s string) (Shard, error) {
 	i, n, ok := strings.Cut(s, "/")
-	if !ok {
-		return Shard{}, fmt.Errorf("shard %q: want I/N, such as 0/4", s)
+	if !ok || !isDecimal(i) || !isDecimal(n) {
+		return Shard{}, fmt.Errorf("shard %q: want I/N with integers 0 <= I < N, such as 0/4", s)
 	}
 	index, err1 := strconv.Atoi(i)
 	count, err2 := strconv.Atoi(n)
 	if err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("shard %q: want I/N with integers I and N, such as 0/4", s)
+		return Shard{}, fmt.Errorf("shard %q: want I/N with integers 0 <= I < N, such as 0/4", s)
+	}
+	if count < 1 {
+		return Shard{}, fmt.Errorf("shard %q: the number of shards N must be at least 1", s)
 	}
 	sh := Shard{Index: index, Count: count}
 	return sh, sh.validate()
+}
+
+// isDecimal reports whether s is a non-empty string of ASCII digits.
+func isDecimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (s Shard) validate() error {

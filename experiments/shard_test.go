@@ -14,6 +14,16 @@ func TestParseShard(t *testing.T) {
 		{"-1/3", Shard{}, true},
 		{"1", Shard{}, true},
 		{"a/b", Shard{}, true},
+		{"0/1", Shard{0, 1}, false},
+		{"0/0", Shard{}, true},
+		{"1/0", Shard{}, true},
+		{"3/2", Shard{}, true},
+		{"-1/2", Shard{}, true},
+		{"0/-2", Shard{}, true},
+		{"+1/2", Shard{}, true},
+		{" 1/2", Shard{}, true},
+		{"1/2/3", Shard{}, true},
+		{"/2", Shard{}, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseShard(tt.in)

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
@@ -36,9 +37,12 @@ func (sparsityKind) hashed(h *hashed) { h.NoiseHoldout = 0 }
 
 func (sparsityKind) grid(c *Config) []float64 { return c.Fractions }
 
-func (sparsityKind) prepare(p *Plan) (cellSource, error) {
+func (sparsityKind) prepare(ctx context.Context, p *Plan) (cellSource, error) {
 	minF := dataset.MinFractionUnobserved(p.data)
 	for i, f := range p.Config.Fractions {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%s: checking the splits: %w", p.Config.file, err)
+		}
 		if err := p.checkSplit(fmt.Sprintf("fractions[%d]", i), f, minF); err != nil {
 			return nil, err
 		}

@@ -120,16 +120,24 @@ func writeManifest(dir string, m *Manifest) error {
 
 // staleAfter is the age past which a temporary file is taken to be the
 // leftover of a killed writer rather than a write in progress by another
-// shard sharing the directory (a record takes milliseconds to write).
+// shard sharing the directory (a record takes milliseconds to write). A
+// file whose writer is known to be gone is removed at once (see
+// atomicfile.Abandoned).
 const staleAfter = 10 * time.Minute
 
-// removeTemps removes the temporary files that killed writers left in dir.
+// removeTemps removes the temporary files that killed writers left in dir:
+// those whose writer, a process of this host, no longer runs, and those
+// older than staleAfter, whoever wrote them. A file that a live process
+// may still rename into place is kept.
 func removeTemps(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
+		if !atomicfile.IsTemp(e.Name()) {
+			continue
+		}
 		info, err := e.Info()
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed meanwhile
@@ -137,7 +145,7 @@ func removeTemps(dir string) error {
 		if err != nil {
 			return err
 		}
-		if atomicfile.IsTemp(e.Name()) && time.Since(info.ModTime()) > staleAfter {
+		if atomicfile.Abandoned(e.Name()) || time.Since(info.ModTime()) > staleAfter {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

@@ -66,8 +66,8 @@ type footnotes struct {
 }
 
 type footnote struct {
-	key, text string
-	texts     map[string]bool // distinct wordings seen
+	key   string
+	texts map[string]bool // distinct wordings seen
 }
 
 // mark returns the markers of a group's warnings ("†1,3"), adding the
@@ -78,7 +78,7 @@ func (f *footnotes) mark(warnings []string) string {
 		text, key := warningClass(w)
 		i := slices.IndexFunc(f.notes, func(n footnote) bool { return n.key == key })
 		if i < 0 {
-			f.notes = append(f.notes, footnote{key: key, text: text, texts: make(map[string]bool)})
+			f.notes = append(f.notes, footnote{key: key, texts: make(map[string]bool)})
 			i = len(f.notes) - 1
 		}
 		f.notes[i].texts[text] = true
@@ -104,7 +104,7 @@ func (f *footnotes) render(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("\n")
 	for i, n := range f.notes {
-		fmt.Fprintf(&b, "- †%d %s", i+1, oneLine(n.text))
+		fmt.Fprintf(&b, "- †%d %s", i+1, oneLine(mergeWordings(n.texts)))
 		if len(n.texts) > 1 {
 			b.WriteString(" " + variesNote)
 		}

@@ -253,40 +253,43 @@ func WriteWarnings(w io.Writer, s *StudySummary) error {
 		fmt.Fprintf(&b, "- No records yet: all %d cells of the manifest are missing.\n", s.Expected)
 	}
 	type class struct {
-		key, text string // text: the first wording seen
-		texts     map[string]bool
-		settings  int
+		key      string
+		texts    map[string]bool // every wording seen, of every repeat
+		settings int
 	}
 	var lines []string
 	var classes []*class
-	count := func(text, key string) {
+	// count adds a wording of a warning to its class, and counts a
+	// setting when newSetting (its first warning of the class).
+	count := func(text, key string, newSetting bool) {
 		i := slices.IndexFunc(classes, func(c *class) bool { return c.key == key })
 		if i < 0 {
-			classes = append(classes, &class{key: key, text: text, texts: make(map[string]bool)})
+			classes = append(classes, &class{key: key, texts: make(map[string]bool)})
 			i = len(classes) - 1
 		}
 		classes[i].texts[text] = true
-		classes[i].settings++
+		if newSetting {
+			classes[i].settings++
+		}
 	}
 	for _, g := range s.Groups {
 		if len(g.Missing) > 0 && s.Found > 0 {
 			lines = append(lines, fmt.Sprintf("- %s: %d of %d repeats missing (%s)\n", g.Key, len(g.Missing), g.Expected, repeatList(g.Missing)))
-			count("some repeats missing (marked n=found/expected in the tables)", "missing")
+			count("some repeats missing (marked n=found/expected in the tables)", "missing", true)
 		}
 		seen := make(map[string]bool)
 		for _, warn := range g.Warnings {
 			lines = append(lines, fmt.Sprintf("- %s: %s\n", g.Key, oneLine(warn)))
-			if text, key := warningClass(warn); !seen[key] {
-				seen[key] = true
-				count(text, key)
-			}
+			text, key := warningClass(warn)
+			count(text, key, !seen[key])
+			seen[key] = true
 		}
 	}
 	if len(lines) <= warningListMax {
 		b.WriteString(strings.Join(lines, ""))
 	} else {
 		for _, c := range classes {
-			fmt.Fprintf(&b, "- In %d %s: %s", c.settings, plural(c.settings, "setting", "settings"), oneLine(c.text))
+			fmt.Fprintf(&b, "- In %d %s: %s", c.settings, plural(c.settings, "setting", "settings"), oneLine(mergeWordings(c.texts)))
 			if len(c.texts) > 1 {
 				b.WriteString(" " + variesNote)
 			}

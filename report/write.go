@@ -28,10 +28,16 @@ type Options struct {
 // dataset in root/figures; then root/README.md, which embeds all of them
 // with relative links and says, per study, what was run and what it
 // shows. Study directories are expected under root. Write refuses to
-// replace a root/README.md that it did not write.
+// replace a root/README.md that it did not write, and then writes nothing.
 // The same studies always give the same bytes. It returns the paths
 // written, in the order written.
 func Write(root string, studies []*experiments.Study, opts Options) ([]string, error) {
+	// Refuse before anything is written, so that a refusal leaves root
+	// as it was.
+	path := filepath.Join(root, "README.md")
+	if err := checkOverwrite(path); err != nil {
+		return nil, err
+	}
 	sum := Summarise(studies)
 	paper := Paper()
 	loaded := loadData(sum, opts.Ratings)
@@ -54,10 +60,6 @@ func Write(root string, studies []*experiments.Study, opts Options) ([]string, e
 		if err := out.section(&readme, root); err != nil {
 			return written, err
 		}
-	}
-	path := filepath.Join(root, "README.md")
-	if err := checkOverwrite(path); err != nil {
-		return written, err
 	}
 	if err := writeFile(path, readme.Bytes()); err != nil {
 		return written, err

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,6 +163,45 @@ func TestWriteKeepsHandWrittenReadme(t *testing.T) {
 	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, hand) {
 		t.Errorf("README is now %q (error %v), want it untouched", got, err)
 	}
+}
+
+// TestWriteRefusesBeforeWriting checks that a refusal to replace a
+// hand-written README comes before any figure, table or CSV is written.
+func TestWriteRefusesBeforeWriting(t *testing.T) {
+	root := t.TempDir()
+	hand := []byte("# What we found\n")
+	if err := os.WriteFile(filepath.Join(root, "README.md"), hand, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	studies := threeStudies(t, root) // with movielens-100k, so Fig. 3 would be drawn
+	before := listFiles(t, root)
+	written, err := Write(root, studies, Options{Ratings: fixedRatings})
+	if err == nil {
+		t.Fatal("Write replaced a hand-written README")
+	}
+	if len(written) != 0 {
+		t.Errorf("Write refused but reports writing %v", written)
+	}
+	if after := listFiles(t, root); !slices.Equal(after, before) {
+		t.Errorf("Write refused but the files under root changed from\n%v\nto\n%v", before, after)
+	}
+}
+
+// listFiles returns the paths of the files and directories under root,
+// sorted.
+func listFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func TestWriteUnfinished(t *testing.T) {

@@ -36,7 +36,8 @@ Run "bnmf data <command> --help" for a command's flags.
 // runData implements "bnmf data": it dispatches to fetch and describe.
 func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSetFunc("data", func(w io.Writer) { fmt.Fprintf(w, dataUsage, strings.Join(dataset.Names(), "\n  ")) }, stdout, stderr)
-	if err := fs.parse(args); err != nil {
+	// The subcommand's flags follow its name: leave them to it.
+	if err := fs.parseHead(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -46,7 +47,7 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "fetch":
 		return runDataFetch(ctx, rest, stdout, stderr)
 	case "describe":
-		return runDataDescribe(rest, stdout, stderr)
+		return runDataDescribe(ctx, rest, stdout, stderr)
 	case "help":
 		fs.usage(stdout)
 		return flag.ErrHelp
@@ -63,7 +64,9 @@ DIR/movielens/<ml-name>/. The ratings file must match the pinned SHA-256
 digest (MovieLens 100K) or the official counts (MovieLens 1M); the larger
 datasets are checked by the CRC-32 of their zip entries. A file already
 present that passes the checks is kept. Progress goes to standard error,
-the installed paths to standard output.
+the installed paths to standard output. $BNMF_MOVIELENS_MIRROR, if set,
+replaces https://files.grouplens.org/datasets/movielens/ with a mirror
+that holds the archives under their official names (ml-100k.zip, ...).
 
 MovieLens may not be redistributed: never commit the files.
 
@@ -95,6 +98,7 @@ func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for _, name := range fs.Args() {
 		path, err := dataset.Fetch(ctx, name, *dir, dataset.FetchOptions{
 			URL:          *url,
+			BaseURL:      os.Getenv(mirrorEnv),
 			Progress:     stderr,
 			SkipChecksum: *skip,
 			Force:        *force,
@@ -119,7 +123,7 @@ Datasets:
   %s
 `
 
-func runDataDescribe(args []string, stdout, stderr io.Writer) error {
+func runDataDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data describe", fmt.Sprintf(describeUsage, strings.Join(dataset.Names(), "\n  ")), stdout, stderr)
 	dir := fs.String("data-dir", dataset.DataDir(), "read MovieLens files from `DIR` ($BNMF_DATA_DIR if set)")
 	format := fs.String("format", "", "read DATASET as a file in `FORMAT` ("+strings.Join(dataset.Formats(), ", ")+")")
@@ -138,9 +142,9 @@ func runDataDescribe(args []string, stdout, stderr io.Writer) error {
 		err error
 	)
 	if *format != "" {
-		r, err = dataset.OpenFile(fs.Arg(0), *format, opts)
+		r, err = dataset.OpenFileContext(ctx, fs.Arg(0), *format, opts)
 	} else {
-		r, err = dataset.Open(fs.Arg(0), *dir, opts)
+		r, err = dataset.OpenContext(ctx, fs.Arg(0), *dir, opts)
 	}
 	if err != nil {
 		return fmt.Errorf("data describe: %w", err)

@@ -44,10 +44,37 @@ func (f *flagSet) usage(w io.Writer) {
 	}
 }
 
-// parse parses args. For --help it prints the usage to standard output and
+// parse parses args, flags and arguments in any order: "bnmf run c.yaml
+// --workers 1" is "bnmf run --workers 1 c.yaml". After "--" everything is
+// an argument. For --help it prints the usage to standard output and
 // returns flag.ErrHelp; for a bad flag it prints the usage to standard
-// error and returns the error prefixed with the subcommand's name.
+// error and returns the error prefixed with the subcommand's name. The
+// arguments are then in Args.
 func (f *flagSet) parse(args []string) error {
+	var positional []string
+	for {
+		if err := f.parseHead(args); err != nil {
+			return err
+		}
+		rest := f.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	// Parse stops at "--", leaving every argument after it as it stands.
+	return f.Parse(append([]string{"--"}, positional...))
+}
+
+// parseHead parses the flags that come before the first argument and
+// leaves the rest, from that argument on, in Args; a command that passes
+// them on to a subcommand of its own (bnmf data) parses with it.
+func (f *flagSet) parseHead(args []string) error {
 	if err := f.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			f.usage(f.stdout)

@@ -45,37 +45,39 @@ func commands() []command {
 }
 
 func main() {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	signal.Stop(sigs)
-	cancel()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "bnmf:", err)
-		}
-		os.Exit(1)
+	cause := context.Cause(ctx)
+	cancel(nil)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(os.Stderr, "bnmf:", err)
 	}
+	os.Exit(exitCode(err, cause))
 }
 
-// watchSignals cancels the commands' context at the first signal on sigs,
-// so that a run stops within a sweep and keeps every finished cell, and
-// calls exit(130) at the second, for a user who will not wait for that:
-// records are written atomically, so quitting at once loses only the
-// chains that were running.
-func watchSignals(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit func(int)) {
-	if _, ok := <-sigs; !ok {
+// watchSignals cancels the commands' context at the first signal on sigs
+// (SIGINT from Ctrl-C, or SIGTERM from kill, a scheduler or a container
+// runtime), with a cause that records the signal, so that a run stops
+// within a sweep and keeps every finished cell, and loading stops within
+// a read; it calls exit with 128 + the signal's number at the second, for
+// a user who will not wait for that: records are written atomically, so
+// quitting at once loses only the chains that were running.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int)) {
+	sig, ok := <-sigs
+	if !ok {
 		return
 	}
-	fmt.Fprintln(stderr, "bnmf: stopping within a sweep; finished cells are kept (interrupt again to quit at once)")
-	cancel()
-	if _, ok := <-sigs; !ok {
+	fmt.Fprintf(stderr, "bnmf: %s: stopping within a sweep; finished cells are kept (signal again to quit at once)\n", signalName(sig))
+	cancel(signalError{sig})
+	if sig, ok = <-sigs; !ok {
 		return
 	}
 	fmt.Fprintln(stderr, "bnmf: quitting; the chains that were running are lost, finished cells are kept")
-	exit(130)
+	exit(signalError{sig}.code())
 }
 
 // run dispatches args to a subcommand.
@@ -108,5 +110,6 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "bnmf <command> --help" for a command's flags.`)
+	fmt.Fprintln(w, `Run "bnmf <command> --help" for a command's flags. Flags may come before or`)
+	fmt.Fprintln(w, `after the arguments; "--" ends them.`)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"syscall"
@@ -31,7 +32,12 @@ func TestWatchSignals(t *testing.T) {
 				code     = -1
 				stderr   bytes.Buffer
 			)
-			cancel := func() { canceled = true }
+			cancel := func(cause error) {
+				canceled = true
+				if got := exitCode(errors.New("stopped"), cause); got != 130 {
+					t.Errorf("a command stopped by SIGINT exits %d, want 130", got)
+				}
+			}
 			watchSignals(sigs, cancel, &stderr, func(c int) { code = c })
 			if canceled != tt.wantCancel || code != tt.wantExit {
 				t.Errorf("cancelled %v, exit code %d; want %v, %d", canceled, code, tt.wantCancel, tt.wantExit)

@@ -24,13 +24,49 @@ record are skipped, including cells whose record holds an error unless
 --retry-failed is given. A config whose output directory holds results of a
 different config is refused (see --force).
 
+MovieLens data is read from the data directory (--data-dir, else
+$BNMF_DATA_DIR, else ./data); with --fetch, a dataset that is not there is
+downloaded first and checked as "bnmf data fetch" checks it (from the
+mirror in $BNMF_MOVIELENS_MIRROR, if set).
+
 Progress goes to standard error, as do warnings found when a config is
 checked (such as data far from the scale of ratings 1 to 5, which the
 default hyperparameters suit); the output directory of each study run is
 printed on standard output. With --repeats R, only repeats 0 to R-1 of
 every setting run; running again without it completes the study with the
 same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
-every finished cell.
+every finished cell, as does SIGTERM; a signal during loading stops it
+too, and nothing is run.
+
+Exit status: 0 when every cell of the run has its numbers stored; 3 when
+the run finished but some cells failed (their records hold the error,
+and their number is printed; the report shows them); 130 after Ctrl-C
+(SIGINT) and 143 after SIGTERM; 1 for any other error.
+
+To run a study on a matrix of your own, give its file and format in the
+config's dataset section in place of a dataset name (the formats are
+triplets: "row,column,value" lines, CSV or TSV, header optional; and
+matrix-market: a MatrixMarket coordinate file). For example:
+
+` + ownDataExample + `
+The path is relative to the working directory. Each fraction unobserved
+must be at least 1 minus the file's fraction observed, which "bnmf data
+describe --format triplets FILE" prints. The study's hash covers the
+file's content, so results of a changed file never mix with old ones.
+`
+
+// ownDataExample is the config in runUsage that runs a study on a file of
+// the user's own; a test checks that it is a valid config.
+const ownDataExample = `  name: mine
+  kind: sparsity
+  dataset:
+    path: data/mine.csv    # or .tsv; row and column identifiers may be any strings
+    format: triplets       # or matrix-market
+    min_ratings: 3         # optional: remove rows and columns with fewer entries
+  models: [{name: GRRN}, {name: NMF}]
+  ranks: [10, 20]
+  fractions: [0.95, 0.98]
+  repeats: 3
 `
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,9 +78,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
 		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
-		every    = fs.Duration("progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
+		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
 		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
 		retry    = fs.Bool("retry-failed", false, "run again the cells whose stored record holds an error")
+		fetch    = fs.Bool("fetch", false, "download a MovieLens dataset a config needs when it is not in the data directory (as bnmf data fetch; ./run.sh sets it)")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -73,7 +110,14 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return err
 		}
-		p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
+		if *fetch {
+			fetchMissing(ctx, cfg, *dataDir, stderr)
+		}
+		p, err := experiments.PrepareContext(ctx, cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "Interrupted while loading the data of %s; nothing was run.\n", file)
+			return fmt.Errorf("run: interrupted: %w", context.Cause(ctx))
+		}
 		if err != nil {
 			return err
 		}
@@ -84,6 +128,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 
 	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: *every}
+	var failed failedCells
 	for _, p := range plans {
 		sum, err := p.Run(ctx, experiments.RunOptions{
 			Workers: *workers, Shard: shard, Force: *force, Output: *out, Progress: progress, Repeats: *repeats,
@@ -92,7 +137,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "Interrupted: %d of %d cells of %s are stored in %s.\nTo resume, run the same command again (or ./run.sh with the same configs):\n  bnmf run %s\n",
 				sum.Stored+sum.Ran, sum.Cells, p.Config.Name, sum.Dir, quoteArgs(args))
-			return errors.New("run: interrupted")
+			return fmt.Errorf("run: interrupted: %w", context.Cause(ctx))
 		}
 		for _, prob := range sum.Problems {
 			fmt.Fprintf(stderr, "warning: %s: %s\n", sum.Dir, prob)
@@ -107,12 +152,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				p.Config.Name, sum.Deferred, *repeats)
 		}
 		if sum.Failed > 0 {
-			fmt.Fprintf(stderr, "%s: %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
-				p.Config.Name, sum.Failed, sum.Dir)
+			fmt.Fprintf(stderr, "%s: %d of %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
+				p.Config.Name, sum.Failed, sum.Cells, sum.Dir)
 		}
+		failed.add(sum)
 		fmt.Fprintln(stdout, sum.Dir)
 	}
-	return nil
+	return failed.err()
 }
 
 // pickShard returns the shard given by --shard, else by the environment of

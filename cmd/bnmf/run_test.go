@@ -104,6 +104,9 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"no config", nil, "run: no config given"},
 		{"bad shard", []string{"--shard", "3/3", cfg}, "run: shard 3/3: want 0 <= I < N"},
+		{"zero shards", []string{"--shard", "0/0", cfg}, `run: shard "0/0": the number of shards N must be at least 1`},
+		{"shard beyond count", []string{"--shard", "3/2", cfg}, "run: shard 3/2: want 0 <= I < N"},
+		{"negative shard", []string{"--shard", "-1/2", cfg}, `run: shard "-1/2": want I/N`},
 		{"shards without index", []string{"--shards", "4", cfg}, "run: --shards needs --shard I/N"},
 		{"out with two configs", []string{"--out", "x", cfg, cfg}, "run: --out takes a single config"},
 		{"negative repeats", []string{"--repeats", "-1", cfg}, "run: --repeats -1 must not be negative"},
@@ -240,5 +243,26 @@ func TestRunWarnsOfScale(t *testing.T) {
 	}
 	if strings.Contains(string(readme), "(paper)") || strings.Contains(string(readme), "Fig. ") {
 		t.Error("README of a user's data names the paper's figures or columns")
+	}
+}
+
+// TestRunHelpShowsOwnData checks that run --help says how to run a study
+// on a file of one's own, with an example config that is valid.
+func TestRunHelpShowsOwnData(t *testing.T) {
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"run", "--help"}, &stdout, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"matrix of your own", "path: data/mine.csv", "format: triplets", "matrix-market"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("run --help lacks %q", want)
+		}
+	}
+	cfg, err := experiments.ParseConfig("example.yaml", []byte(ownDataExample))
+	if err != nil {
+		t.Fatalf("the example config of run --help is not valid: %v", err)
+	}
+	if cfg.Dataset.Path != "data/mine.csv" || cfg.Dataset.Format != "triplets" {
+		t.Errorf("the example config reads dataset %+v", cfg.Dataset)
 	}
 }

@@ -51,3 +51,22 @@ func TestScriptArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoOutputIgnored checks that the quick demo's output, which
+// ./run.sh writes into the checkout, is ignored by git.
+func TestDemoOutputIgnored(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	root := filepath.Join("..", "..")
+	if err := exec.Command("git", "-C", root, "rev-parse", "--git-dir").Run(); err != nil {
+		t.Skip("not a git checkout")
+	}
+	for _, path := range []string{"results/quick/README.md", "results/quick/records/GRRN-k5-r0.json", "results/quick/figures/fig5-sparsity.png"} {
+		// check-ignore exits 0 for an ignored path, 1 for one that is not.
+		out, err := exec.Command("git", "-C", root, "check-ignore", "--no-index", path).CombinedOutput()
+		if err != nil {
+			t.Errorf("git check-ignore %s: %v %s; want results/quick/ ignored", path, err, out)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	p, err := experiments.Prepare(cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
+	p, err := experiments.PrepareContext(ctx, cfg, experiments.PrepareOptions{DataDir: *dataDir, Revision: buildRevision})
 	if err != nil {
 		return err
 	}

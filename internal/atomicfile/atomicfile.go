@@ -13,14 +13,17 @@ import (
 
 // WriteFile writes data to path atomically with permissions 0644 whatever
 // the umask (results are meant to be shared and committed). The
-// temporary file is named ".<name>.tmp-*" in path's directory; IsTemp
-// recognises it, so readers can skip one that a killed writer left.
+// temporary file is named ".<name>.tmp-<pid>@<host>-*" in path's
+// directory (see TempPrefix); IsTemp recognises it, so readers can skip
+// one that a killed writer left, and Abandoned tells when its writer is
+// gone.
 func WriteFile(path string, data []byte) error {
 	dir, name := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	host, _ := os.Hostname() // without a name, the file records an empty host
+	f, err := os.CreateTemp(dir, TempPrefix(name, os.Getpid(), host)+"*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
