@@ -75,3 +75,62 @@ func BenchmarkSweep(b *testing.B) {
 		}
 	}
 }
+
+// ml25mShape builds a matrix with the shape and number of observed entries
+// of MovieLens 25M (162,541 x 59,047, 25,000,095 ratings), values 1 to 5.
+// Each row takes a run of distinct columns, ceil or floor of the average
+// count, from a row-dependent start with a stride coprime to the number of
+// columns, so no map of drawn positions is needed at this size.
+func ml25mShape(tb testing.TB) *Matrix {
+	tb.Helper()
+	const rows, cols, observed = 162541, 59047, 25000095
+	rng := rand.New(rand.NewPCG(3, 4))
+	entries := make([]Entry, 0, observed)
+	const stride = 7919 // prime, and 59047 = 137 * 431 is not a multiple of it
+	for i := range rows {
+		n := observed / rows
+		if i < observed%rows {
+			n++
+		}
+		start := rng.IntN(cols)
+		for j := range n {
+			entries = append(entries, Entry{Row: i, Col: (start + j*stride) % cols, Value: float64(1 + rng.IntN(5))})
+		}
+	}
+	m, err := NewMatrix(rows, cols, entries)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkSweep25M measures one GRRN sweep at K = 50 on the MovieLens 25M
+// shape, with all of GOMAXPROCS as workers. Building the matrix takes tens
+// of seconds and about 2 GB; run it alone:
+//
+//	go test ./bnmf -run '^$' -bench Sweep25M -benchtime 3x
+func BenchmarkSweep25M(b *testing.B) {
+	data := ml25mShape(b)
+	runtime.GC()
+	ch, err := GRRN{}.newChain(data, 50)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Settings{Rank: 50}.resolved()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := newPool(s.Workers, 1, ch.scratchSize())
+	defer p.close()
+	if err := ch.init(p); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	sweep := 0
+	for b.Loop() {
+		sweep++
+		if err := ch.sweep(p, sweep); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
