@@ -49,27 +49,7 @@ func BenchmarkSweep(b *testing.B) {
 		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}} {
 			for _, k := range []int{20, 50} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
-					ch, err := model.newChain(data, k)
-					if err != nil {
-						b.Fatal(err)
-					}
-					s, err := Settings{Rank: k}.resolved()
-					if err != nil {
-						b.Fatal(err)
-					}
-					p := newPool(s.Workers, 1, ch.scratchSize())
-					defer p.close()
-					if err := ch.init(p); err != nil {
-						b.Fatal(err)
-					}
-					b.ReportAllocs()
-					sweep := 1
-					for b.Loop() {
-						if err := ch.sweep(p, sweep); err != nil {
-							b.Fatal(err)
-						}
-						sweep++
-					}
+					benchmarkSweeps(b, model, data, k)
 				})
 			}
 		}
@@ -112,11 +92,17 @@ func ml25mShape(tb testing.TB) *Matrix {
 func BenchmarkSweep25M(b *testing.B) {
 	data := ml25mShape(b)
 	runtime.GC()
-	ch, err := GRRN{}.newChain(data, 50)
+	benchmarkSweeps(b, GRRN{}, data, 50)
+}
+
+// benchmarkSweeps times sweeps of model's chain on data at rank k, with
+// GOMAXPROCS workers, after its initialisation.
+func benchmarkSweeps(b *testing.B, model Model, data *Matrix, k int) {
+	ch, err := model.newChain(data, k)
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := Settings{Rank: 50}.resolved()
+	s, err := Settings{Rank: k}.resolved()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -126,11 +112,11 @@ func BenchmarkSweep25M(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	sweep := 0
+	sweep := 1
 	for b.Loop() {
-		sweep++
 		if err := ch.sweep(p, sweep); err != nil {
 			b.Fatal(err)
 		}
+		sweep++
 	}
 }

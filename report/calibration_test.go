@@ -2,12 +2,8 @@ package report
 
 import (
 	"bytes"
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // TestCalibrationReport runs a small two-repeat study and checks that the
@@ -26,23 +22,7 @@ sweeps: 80
 burn_in: 40
 seed: 2
 `
-	cfg, err := experiments.ParseConfig("cal.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := experiments.Prepare(cfg, experiments.PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "cal")
-	if _, err := p.Run(context.Background(), experiments.RunOptions{Workers: 2, Output: dir}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := experiments.LoadStudy(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := Summarise([]*experiments.Study{st})
+	sum := runStudy(t, src)
 	s := sum.Studies[0]
 	var b bytes.Buffer
 	if err := WriteCalibrationTable(&b, s, false); err != nil {

@@ -29,23 +29,7 @@ burn_in: 30
 chains: 3
 seed: 2
 `
-	cfg, err := experiments.ParseConfig("dg.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := experiments.Prepare(cfg, experiments.PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "dg")
-	if _, err := p.Run(context.Background(), experiments.RunOptions{Workers: 2, Output: dir}); err != nil {
-		t.Fatal(err)
-	}
-	st, err := experiments.LoadStudy(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := Summarise([]*experiments.Study{st}).Studies[0]
+	s := runStudy(t, src).Studies[0]
 	var b bytes.Buffer
 	if err := WriteDiagnosticsTable(&b, s); err != nil {
 		t.Fatal(err)
@@ -66,4 +50,27 @@ seed: 2
 	if len(f.Panels) != 1 || len(f.Panels[0].Series) != 3 || len(f.Legend) != 3 {
 		t.Errorf("trace figure: %d panels, %d series, %d legend entries; want 1, 3 and 3", len(f.Panels), len(f.Panels[0].Series), len(f.Legend))
 	}
+}
+
+// runStudy runs the study that the config src describes into a
+// temporary directory and summarises its records.
+func runStudy(t *testing.T, src string) *Summary {
+	t.Helper()
+	cfg, err := experiments.ParseConfig("study.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := experiments.Prepare(cfg, experiments.PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "study")
+	if _, err := p.Run(context.Background(), experiments.RunOptions{Workers: 2, Output: dir}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := experiments.LoadStudy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Summarise([]*experiments.Study{st})
 }
