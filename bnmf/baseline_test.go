@@ -49,6 +49,12 @@ func TestMeanBaselines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for _, st := range res.Trace {
+				// The predictions are made once and never change.
+				if !scalar.EqualWithinAbsOrRel(st.TestMSE, res.TestMSE, 1e-12, 1e-12) {
+					t.Errorf("%s K=%d: sweep %d's test MSE %v differs from the final %v", tt.model.Name(), k, st.Sweep, st.TestMSE, res.TestMSE)
+				}
+			}
 			for i, w := range tt.want {
 				if !scalar.EqualWithinAbsOrRel(res.PredictiveMean[i], w, 1e-12, 1e-12) || res.PredictiveVariance[i] != 0 ||
 					!scalar.EqualWithinAbsOrRel(res.PosteriorMeanProduct[i], w, 1e-12, 1e-12) {

@@ -75,6 +75,10 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		return nil, err
 	}
 	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), trainLen: train.Len()}
+	// A chain whose state never changes (a baseline) predicts the test
+	// entries once, at the first sweep, and again at the last to keep it.
+	_, static := ch.(*baselineChain)
+	var testMSE float64
 	for sweep := 1; sweep <= s.Sweeps; sweep++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("bnmf: %s stopped before sweep %d: %w", model.Name(), sweep, err)
@@ -86,9 +90,10 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		if ch.pointEstimate() {
 			keep = sweep == s.Sweeps
 		}
-		testMSE, err := sum.observe(keep)
-		if err != nil {
-			return nil, fmt.Errorf("%s: sweep %d: %w", model.Name(), sweep, err)
+		if !static || sweep == 1 || keep {
+			if testMSE, err = sum.observe(keep); err != nil {
+				return nil, fmt.Errorf("%s: sweep %d: %w", model.Name(), sweep, err)
+			}
 		}
 		sum.track(sweep)
 		ss, sigma2 := ch.trainSS(), ch.noiseVariance()
