@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -165,17 +166,30 @@ func (s *StudySummary) hasDiagnostics() bool {
 }
 
 // DiagnosticsTraceFigure draws, for each flagged setting (at most
-// maxTracePanels), the train MSE of every chain of its first flagged
+// maxTracePanels: those with a stuck chain first, then those with the
+// largest R-hat), the train MSE of every chain of its first flagged
 // repeat against sweep on a log axis, so a reader sees whether the chains
 // disagree or sit at their start. It returns ErrNoData when no setting
 // was flagged.
 func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 	var flagged []diagRow
 	for _, r := range diagnosticRows(s) {
-		if r.first != nil && len(flagged) < maxTracePanels {
+		if r.first != nil {
 			flagged = append(flagged, r)
 		}
 	}
+	// The stuck settings first, then the worst R-hats, so that the panels
+	// show the worst cases of every model.
+	slices.SortStableFunc(flagged, func(a, b diagRow) int {
+		if (a.stuck > 0) != (b.stuck > 0) {
+			if a.stuck > 0 {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.rhat, a.rhat)
+	})
+	flagged = flagged[:min(len(flagged), maxTracePanels)]
 	if len(flagged) == 0 {
 		return nil, ErrNoData
 	}
