@@ -190,24 +190,28 @@ func (c *claimer) release(key string) error {
 }
 
 // createExclusive creates path with content unless it exists, and reports
-// whether it did.
+// whether it did. The content is written to a temporary file first and
+// linked into place, which fails if path exists, so that no process ever
+// reads a claim half written (a reader would take it for one cut short by
+// a crash, and take it over).
 func createExclusive(path string, content []byte) (bool, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".claim-*")
 	if err != nil {
 		return false, err
 	}
-	_, werr := f.Write(content)
-	if cerr := f.Close(); werr == nil {
+	defer os.Remove(tmp.Name()) // the link, if made, keeps the content
+	_, werr := tmp.Write(content)
+	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
-		_ = os.Remove(path)
 		return false, werr
 	}
-	return true, nil
+	err = os.Link(tmp.Name(), path)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // readClaim reads the claim at path and its file information.
