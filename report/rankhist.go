@@ -26,8 +26,9 @@ const rankBand = 0.99
 // at least 5 replicates expected in each. Over the bars, a grey band
 // shows the central 99% range of one bin's count when the ranks are
 // uniform (binomial), and a line the expected count: with uniform ranks
-// about one bin in a hundred lies outside the band. The y axis is shared by
-// all panels. Mismatched or out-of-range input is an error.
+// about one bin in a hundred lies outside the band. Each panel's y axis
+// reaches just above its tallest bar or the band, whichever is higher, so
+// that one quantity far from uniform does not flatten the others. Mismatched or out-of-range input is an error.
 func RankHistogramFigure(model string, quantities []string, ranks [][]int, draws int) (*Figure, error) {
 	if len(quantities) == 0 {
 		return nil, errors.New("report: rank histograms need at least one quantity")
@@ -58,14 +59,15 @@ func RankHistogramFigure(model string, quantities []string, ranks [][]int, draws
 	lo, hi := binomialRange(reps, 1/float64(bins), rankBand)
 
 	counts := make([][]float64, len(ranks))
-	top := float64(hi)
+	tops := make([]float64, len(ranks))
 	for q, rs := range ranks {
 		counts[q] = make([]float64, bins)
 		for _, v := range rs {
 			counts[q][v*bins/(draws+1)]++
 		}
+		tops[q] = float64(hi)
 		for _, c := range counts[q] {
-			top = math.Max(top, c)
+			tops[q] = math.Max(tops[q], c)
 		}
 	}
 
@@ -84,7 +86,7 @@ func RankHistogramFigure(model string, quantities []string, ranks [][]int, draws
 	for q, name := range quantities {
 		p := newPanel(name, "rank of the true value", "replicates", yScale{})
 		p.X.Min, p.X.Max = 0, float64(draws+1)
-		p.Y.Min, p.Y.Max = 0, top*1.08
+		p.Y.Min, p.Y.Max = 0, tops[q]*1.08
 
 		poly, err := plotter.NewPolygon(plotter.XYs{
 			{X: 0, Y: float64(lo)}, {X: float64(draws + 1), Y: float64(lo)},
