@@ -52,9 +52,9 @@ func sbcQuantities(h gewekeHyper, sh simShape) []sbcQuantity {
 	}
 	if h.withLambda {
 		qs = append(qs,
-			sbcQuantity{"mean lambdaW", func(s *gewekeState) float64 { return sbcMean(s.lambda[0]) }},
 			sbcQuantity{"lambdaW[0][0]", func(s *gewekeState) float64 { return s.lambda[0][0] }},
 			sbcQuantity{fmt.Sprintf("lambdaZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.lambda[1][zLast] }},
+			sbcQuantity{"mean lambdaW", func(s *gewekeState) float64 { return sbcMean(s.lambda[0]) }},
 		)
 	}
 	return qs
