@@ -46,6 +46,7 @@ import (
 // most about 0.5%, which lowers the coverage by at most 0.002 at every
 // level: well inside the tolerance even at the full size.
 func TestIntervalCalibration(t *testing.T) {
+	skipUnderRace(t)
 	// At 1,200 sweeps a replicate takes about 6 ms of CPU.
 	reps := 500
 	switch {

@@ -125,7 +125,10 @@ type sbcOutcome struct {
 // effective sample size (mcmcdiag.ESSBulk) over the quantities reaches
 // th.essFactor*th.draws or the length reaches th.maxSweeps, keeps th.draws
 // equally spaced sweeps (the last is the final one) and ranks each true
-// value among them: the number of kept draws below it.
+// value among them: the number of kept draws below it. The length depends
+// on the draws, as in Talts et al.'s procedure; that could tilt the ranks
+// of a correct sampler slightly, by less than the large run can resolve
+// (results/sbc).
 func sbcRun(t *testing.T, model Model, h gewekeHyper, mutant bool, qs []sbcQuantity, r *simReplicate, th sbcThinning, seed uint64) sbcOutcome {
 	t.Helper()
 	c, p := sbcChain(t, model, h, mutant, r, seed)

@@ -80,6 +80,7 @@ const sbcFamily = 0.001
 // wrong sampler started at the truth drifts to its own stationary law,
 // which is what the ranks reveal.
 func TestSBC(t *testing.T) {
+	skipUnderRace(t)
 	size := sbcSizeFor()
 	sh := defaultSimShape()
 	type study struct {
