@@ -14,7 +14,9 @@
 //
 //   - PNG figures (gonum/plot): ConvergenceFigure (the paper's Fig. 2),
 //     NoiseFigure (Fig. 4) and SparsityFigure (Fig. 5), each a Figure whose
-//     panels and series can be inspected before it is rendered;
+//     panels and series can be inspected before it is rendered, and
+//     RankHistogramFigure, the rank histograms of a simulation-based
+//     calibration of a sampler (results/sbc);
 //   - Markdown tables (tablewriter): WriteDataTable (Table 1),
 //     WriteHeldOutTable (Table 2), WriteSparsityTable,
 //     WriteConvergenceTable, WriteTimingTable, WriteNoiseTable and

@@ -1,0 +1,167 @@
+package bnmf
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/mcmcdiag"
+)
+
+// The machinery of simulation-based calibration (sbc_test.go): the
+// quantities whose ranks are recorded, and the chain of one replicate,
+// started at the true parameters.
+
+// sbcQuantity is a scalar function of a draw whose rank is recorded.
+type sbcQuantity struct {
+	name string
+	f    func(st *gewekeState) float64
+}
+
+// sbcQuantities returns the quantities ranked for a model on shape sh: two
+// entries of W and two of Z (first and last line, different factors),
+// sigma^2, the prediction w_0 . z_0 (the same under any relabelling of the
+// factors) and, for GTTN and GRRN, the hyperparameters mu, tau (and
+// lambda) of the W and Z entries ranked and the means of mu and tau (and
+// lambda) over all entries of W. A mean moves with every entry's
+// hyperparameters, so a conditional that is slightly wrong for each entry
+// shifts it by many of its posterior standard deviations: GTTN's wrong tau
+// shape (gewekeWrongTauShape) moves each tau by about a quarter of its
+// posterior spread, too little to see in one entry's ranks at a hundred
+// replicates, but the mean of 36 of them by much more.
+func sbcQuantities(h gewekeHyper, sh simShape) []sbcQuantity {
+	k := sh.k
+	wLast, zLast := (sh.rows-1)*k+k-1, (sh.cols-1)*k+k-1
+	qs := []sbcQuantity{
+		{"W[0][0]", func(s *gewekeState) float64 { return s.w[0] }},
+		{fmt.Sprintf("W[%d][%d]", sh.rows-1, k-1), func(s *gewekeState) float64 { return s.w[wLast] }},
+		{"Z[1][0]", func(s *gewekeState) float64 { return s.zt[1] }},
+		{fmt.Sprintf("Z[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.zt[zLast] }},
+		{"sigma2", func(s *gewekeState) float64 { return s.sigma2 }},
+		{"pred(0,0)", func(s *gewekeState) float64 { return simPred(s, k, 0, 0) }},
+	}
+	if h.hierarchical {
+		qs = append(qs,
+			sbcQuantity{"muW[0][0]", func(s *gewekeState) float64 { return s.mu[0][0] }},
+			sbcQuantity{"tauW[0][0]", func(s *gewekeState) float64 { return s.tau[0][0] }},
+			sbcQuantity{fmt.Sprintf("muZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.mu[1][zLast] }},
+			sbcQuantity{fmt.Sprintf("tauZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.tau[1][zLast] }},
+			sbcQuantity{"mean muW", func(s *gewekeState) float64 { return sbcMean(s.mu[0]) }},
+			sbcQuantity{"mean tauW", func(s *gewekeState) float64 { return sbcMean(s.tau[0]) }},
+		)
+	}
+	if h.withLambda {
+		qs = append(qs,
+			sbcQuantity{"lambdaW[0][0]", func(s *gewekeState) float64 { return s.lambda[0][0] }},
+			sbcQuantity{fmt.Sprintf("lambdaZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.lambda[1][zLast] }},
+			sbcQuantity{"mean lambdaW", func(s *gewekeState) float64 { return sbcMean(s.lambda[0]) }},
+		)
+	}
+	return qs
+}
+
+// sbcMean returns the mean of x.
+func sbcMean(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// sbcChain returns a chain of model (or, with mutant, of GTTN with the
+// wrong tau conditional gewekeWrongTauShape) on the replicate's training
+// data, set to the replicate's true parameters, and a one-worker pool
+// seeded with seed. The caller closes the pool.
+func sbcChain(t *testing.T, model Model, h gewekeHyper, mutant bool, r *simReplicate, seed uint64) (*gibbsChain, *pool) {
+	t.Helper()
+	data := r.matrix(t)
+	sh := r.shape
+	var c *gibbsChain
+	if mutant {
+		pw := gewekeWrongTauShape{newHierarchicalPrior(sh.rows, sh.k, h.muMu, h.tauMu, h.a, h.b)}
+		pz := gewekeWrongTauShape{newHierarchicalPrior(sh.cols, sh.k, h.muMu, h.tauMu, h.a, h.b)}
+		c = newGibbsChain(data, sh.k, Likelihood{AlphaSigma: h.alphaSigma, BetaSigma: h.betaSigma}, pw, pz)
+	} else {
+		ch, err := model.newChain(data, sh.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ok bool
+		if c, ok = ch.(*gibbsChain); !ok {
+			t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
+		}
+	}
+	p := newPool(1, seed, c.scratchSize())
+	gewekeWrite(t, c, p, r.st, 0)
+	return c, p
+}
+
+// sbcThinning says how a replicate's chain is run and thinned, after
+// Talts et al. (2018, Section 5.1): the chain runs until the draws are
+// worth at least essFactor*draws independent ones, then draws equally
+// spaced sweeps are kept.
+type sbcThinning struct {
+	// draws is the number L of kept draws; ranks lie in [0, L].
+	draws int
+	// essFactor is the bulk effective sample size, per kept draw, that
+	// every quantity's chain must reach.
+	essFactor float64
+	// minSweeps is the first length tried; it doubles up to maxSweeps.
+	minSweeps, maxSweeps int
+}
+
+// sbcOutcome is what one replicate gives: the rank of each quantity's
+// true value among the kept draws, the sweeps run, and whether the chain
+// stopped at maxSweeps short of the effective sample size asked for.
+type sbcOutcome struct {
+	ranks  []int
+	sweeps int
+	capped bool
+}
+
+// sbcRun runs one replicate from the true parameters. It runs
+// th.minSweeps sweeps, doubling the length until the smallest bulk
+// effective sample size (mcmcdiag.ESSBulk) over the quantities reaches
+// th.essFactor*th.draws or the length reaches th.maxSweeps, keeps th.draws
+// equally spaced sweeps (the last is the final one) and ranks each true
+// value among them: the number of kept draws below it. The length depends
+// on the draws, as in Talts et al.'s procedure; that could tilt the ranks
+// of a correct sampler slightly, by less than the large run can resolve
+// (results/sbc).
+func sbcRun(t *testing.T, model Model, h gewekeHyper, mutant bool, qs []sbcQuantity, r *simReplicate, th sbcThinning, seed uint64) sbcOutcome {
+	t.Helper()
+	c, p := sbcChain(t, model, h, mutant, r, seed)
+	defer p.close()
+	st := newSimState(h, r.shape)
+	trace := make([][]float64, len(qs))
+	var ws mcmcdiag.Workspace
+	n := 0
+	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
+		for ; n < target; n++ {
+			if err := c.sweep(p, n+1); err != nil {
+				t.Fatalf("%s: %v", model.Name(), err)
+			}
+			gewekeRead(c, st)
+			for q, f := range qs {
+				trace[q] = append(trace[q], f.f(st))
+			}
+		}
+		ess := math.Inf(1)
+		for q := range qs {
+			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
+		}
+		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
+			out := sbcOutcome{ranks: make([]int, len(qs)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
+			for q, f := range qs {
+				truth := f.f(r.st)
+				for j := range th.draws {
+					if trace[q][(j+1)*n/th.draws-1] < truth {
+						out.ranks[q]++
+					}
+				}
+			}
+			return out
+		}
+	}
+}
