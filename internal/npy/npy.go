@@ -1,0 +1,376 @@
+// Package npy reads and writes NumPy's .npy array format (format version
+// 1.0, falling back to 2.0 for headers too long for it), for the arrays
+// bnmf fit writes: little-endian float64 ('<f8'), int64 ('<i8') and int32
+// ('<i4'), in C (row-major) order.
+//
+// The layout is NumPy's "NEP 1" format
+// (https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html):
+// the magic string "\x93NUMPY", the format version (1, 0), the header's
+// length as a little-endian uint16, and the header, a Python dict literal
+// such as {'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }
+// padded with spaces and a final newline so that the data starts at a
+// multiple of 64 bytes. The data follows, in C order. Write pads the header
+// exactly as numpy.save does (NumPy 1.24 and later, including the spare
+// room numpy leaves for the first axis to grow), so that its files are
+// byte for byte those of numpy.save.
+package npy
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Magic is the first six bytes of every .npy file.
+const Magic = "\x93NUMPY"
+
+// headerAlign is the multiple of bytes at which numpy starts the data.
+const headerAlign = 64
+
+// growthDigits is the room numpy.save leaves in a header for the length
+// of the first axis to grow in place: the header is padded as if that
+// length had this many digits (numpy.lib.format.GROWTH_AXIS_MAX_DIGITS).
+const growthDigits = 21
+
+// Elem is an element type that this package reads and writes.
+type Elem interface{ float64 | int64 | int32 }
+
+// Header is the parsed header of a .npy file.
+type Header struct {
+	// Major and Minor are the format version, (1, 0) or (2, 0).
+	Major, Minor int
+	// Descr is the dtype, such as "<f8".
+	Descr string
+	// FortranOrder reports column-major data; this package writes and
+	// reads only C order.
+	FortranOrder bool
+	// Shape is the array's shape; empty for a scalar.
+	Shape []int
+}
+
+// Len returns the number of elements of an array of the header's shape.
+func (h Header) Len() int {
+	n := 1
+	for _, d := range h.Shape {
+		n *= d
+	}
+	return n
+}
+
+// descr returns the NumPy dtype string of T.
+func descr[T Elem]() string {
+	var zero T
+	switch any(zero).(type) {
+	case float64:
+		return "<f8"
+	case int64:
+		return "<i8"
+	default:
+		return "<i4"
+	}
+}
+
+// size returns the size of T in bytes.
+func size[T Elem]() int {
+	var zero T
+	return binary.Size(zero)
+}
+
+// Write writes data, an array of the given shape in C order, to w as a
+// .npy file. It is an error if the shape does not hold len(data)
+// elements or has a negative dimension.
+func Write[T Elem](w io.Writer, shape []int, data []T) error {
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return fmt.Errorf("npy: negative dimension in shape %v", shape)
+		}
+		n *= d
+	}
+	if n != len(data) {
+		return fmt.Errorf("npy: shape %v holds %d elements, got %d", shape, n, len(data))
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if _, err := bw.Write(header(descr[T](), shape)); err != nil {
+		return fmt.Errorf("npy: %w", err)
+	}
+	if err := encode(bw, data); err != nil {
+		return fmt.Errorf("npy: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("npy: %w", err)
+	}
+	return nil
+}
+
+// header returns the magic string, version, header length and header of
+// an array of the given dtype and shape, padded as numpy.save pads it.
+func header(descr string, shape []int) []byte {
+	dims := make([]string, len(shape))
+	for i, d := range shape {
+		dims[i] = strconv.Itoa(d)
+	}
+	tuple := "(" + strings.Join(dims, ", ") + ")"
+	if len(shape) == 1 {
+		tuple = "(" + dims[0] + ",)"
+	}
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, tuple)
+	if len(shape) > 0 {
+		dict += strings.Repeat(" ", max(0, growthDigits-len(dims[0])))
+	}
+	// Version 1.0 has a 2-byte length; 2.0, for longer headers, 4 bytes.
+	major, lenSize := 1, 2
+	if len(dict)+1+headerAlign > math.MaxUint16 {
+		major, lenSize = 2, 4
+	}
+	prefix := len(Magic) + 2 + lenSize
+	pad := headerAlign - (prefix+len(dict)+1)%headerAlign
+	if pad == headerAlign {
+		pad = 0
+	}
+	hlen := len(dict) + pad + 1
+	var b bytes.Buffer
+	b.WriteString(Magic)
+	b.WriteByte(byte(major))
+	b.WriteByte(0)
+	if lenSize == 2 {
+		_ = binary.Write(&b, binary.LittleEndian, uint16(hlen)) // a bytes.Buffer does not fail
+	} else {
+		_ = binary.Write(&b, binary.LittleEndian, uint32(hlen))
+	}
+	b.WriteString(dict)
+	b.WriteString(strings.Repeat(" ", pad))
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// ErrFormat is wrapped by the errors of ReadHeader and Read for input that
+// is not a .npy file this package can read.
+var ErrFormat = errors.New("not a readable .npy file")
+
+// maxHeader bounds the header length ReadHeader accepts.
+const maxHeader = 1 << 20
+
+// ReadHeader reads the magic string, version and header of a .npy file
+// from r, leaving r at the start of the data. It accepts format versions
+// 1.0, 2.0 and 3.0 (3.0 differs only in allowing UTF-8 in the header).
+func ReadHeader(r io.Reader) (Header, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return Header{}, fmt.Errorf("npy: %w: %v", ErrFormat, err)
+	}
+	if string(pre[:6]) != Magic {
+		return Header{}, fmt.Errorf("npy: %w: no magic string", ErrFormat)
+	}
+	h := Header{Major: int(pre[6]), Minor: int(pre[7])}
+	var hlen int
+	switch h.Major {
+	case 1:
+		var n uint16
+		if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
+			return h, fmt.Errorf("npy: %w: %v", ErrFormat, err)
+		}
+		hlen = int(n)
+	case 2, 3:
+		var n uint32
+		if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
+			return h, fmt.Errorf("npy: %w: %v", ErrFormat, err)
+		}
+		if n > maxHeader {
+			return h, fmt.Errorf("npy: %w: header of %d bytes", ErrFormat, n)
+		}
+		hlen = int(n)
+	default:
+		return h, fmt.Errorf("npy: %w: format version %d.%d", ErrFormat, h.Major, h.Minor)
+	}
+	buf := make([]byte, hlen)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return h, fmt.Errorf("npy: %w: header: %v", ErrFormat, err)
+	}
+	if err := parseDict(strings.TrimSpace(string(buf)), &h); err != nil {
+		return h, fmt.Errorf("npy: %w: header %q: %v", ErrFormat, strings.TrimSpace(string(buf)), err)
+	}
+	return h, nil
+}
+
+// parseDict parses the header's dict literal, which must have exactly the
+// keys descr, fortran_order and shape.
+func parseDict(s string, h *Header) error {
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return errors.New("not a dict")
+	}
+	s = strings.TrimSpace(s[1 : len(s)-1])
+	seen := map[string]bool{}
+	for s != "" {
+		key, rest, ok := quoted(s)
+		if !ok {
+			return errors.New("bad key")
+		}
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, ":") {
+			return fmt.Errorf("no ':' after key %q", key)
+		}
+		rest = strings.TrimSpace(rest[1:])
+		var err error
+		switch key {
+		case "descr":
+			h.Descr, rest, ok = quoted(rest)
+			if !ok {
+				err = errors.New("bad descr")
+			}
+		case "fortran_order":
+			switch {
+			case strings.HasPrefix(rest, "False"):
+				h.FortranOrder, rest = false, rest[len("False"):]
+			case strings.HasPrefix(rest, "True"):
+				h.FortranOrder, rest = true, rest[len("True"):]
+			default:
+				err = errors.New("bad fortran_order")
+			}
+		case "shape":
+			h.Shape, rest, err = parseShape(rest)
+		default:
+			err = fmt.Errorf("unknown key %q", key)
+		}
+		if err != nil {
+			return err
+		}
+		if seen[key] {
+			return fmt.Errorf("key %q twice", key)
+		}
+		seen[key] = true
+		rest = strings.TrimSpace(rest)
+		if strings.HasPrefix(rest, ",") {
+			rest = strings.TrimSpace(rest[1:])
+		} else if rest != "" {
+			return errors.New("no ',' between items")
+		}
+		s = rest
+	}
+	if len(seen) != 3 {
+		return errors.New("want the keys descr, fortran_order and shape")
+	}
+	return nil
+}
+
+// quoted splits a leading Python string literal in single or double quotes
+// off s.
+func quoted(s string) (lit, rest string, ok bool) {
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return "", s, false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", s, false
+	}
+	return s[1 : 1+end], s[2+end:], true
+}
+
+// parseShape splits a leading tuple of nonnegative integers off s.
+func parseShape(s string) ([]int, string, error) {
+	end := strings.IndexByte(s, ')')
+	if !strings.HasPrefix(s, "(") || end < 0 {
+		return nil, s, errors.New("bad shape")
+	}
+	shape := []int{}
+	for f := range strings.SplitSeq(s[1:end], ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		d, err := strconv.Atoi(f)
+		if err != nil || d < 0 {
+			return nil, s, fmt.Errorf("bad dimension %q", f)
+		}
+		shape = append(shape, d)
+	}
+	return shape, s[end+1:], nil
+}
+
+// Read reads a .npy file of element type T in C order from r and returns
+// its shape and data. A different dtype, Fortran order, or data shorter
+// than the shape says are errors wrapping ErrFormat.
+func Read[T Elem](r io.Reader) (shape []int, data []T, err error) {
+	h, err := ReadHeader(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if want := descr[T](); h.Descr != want {
+		return nil, nil, fmt.Errorf("npy: %w: dtype %q, want %q", ErrFormat, h.Descr, want)
+	}
+	if h.FortranOrder {
+		return nil, nil, fmt.Errorf("npy: %w: Fortran order", ErrFormat)
+	}
+	n := h.Len()
+	// The slice grows as data arrives, so a header that claims more than
+	// the file holds cannot exhaust memory.
+	data = make([]T, 0, min(n, 1<<20))
+	es := size[T]()
+	const chunk = 1 << 13
+	buf := make([]byte, chunk*es)
+	for len(data) < n {
+		m := min(chunk, n-len(data))
+		if _, err := io.ReadFull(r, buf[:m*es]); err != nil {
+			return nil, nil, fmt.Errorf("npy: %w: %d of %d elements: %v", ErrFormat, len(data), n, err)
+		}
+		data = decode(data, buf[:m*es])
+	}
+	return h.Shape, data, nil
+}
+
+// encode writes data little-endian to w.
+func encode[T Elem](w io.Writer, data []T) error {
+	var buf [8]byte
+	switch d := any(data).(type) {
+	case []float64:
+		for _, x := range d {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(x))
+			if _, err := w.Write(buf[:8]); err != nil {
+				return err
+			}
+		}
+	case []int64:
+		for _, x := range d {
+			binary.LittleEndian.PutUint64(buf[:], uint64(x))
+			if _, err := w.Write(buf[:8]); err != nil {
+				return err
+			}
+		}
+	case []int32:
+		for _, x := range d {
+			binary.LittleEndian.PutUint32(buf[:], uint32(x))
+			if _, err := w.Write(buf[:4]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// decode appends the little-endian elements in b to data.
+func decode[T Elem](data []T, b []byte) []T {
+	switch d := any(data).(type) {
+	case []float64:
+		for i := 0; i+8 <= len(b); i += 8 {
+			d = append(d, math.Float64frombits(binary.LittleEndian.Uint64(b[i:])))
+		}
+		return any(d).([]T)
+	case []int64:
+		for i := 0; i+8 <= len(b); i += 8 {
+			d = append(d, int64(binary.LittleEndian.Uint64(b[i:])))
+		}
+		return any(d).([]T)
+	case []int32:
+		for i := 0; i+4 <= len(b); i += 4 {
+			d = append(d, int32(binary.LittleEndian.Uint32(b[i:])))
+		}
+		return any(d).([]T)
+	}
+	return data
+}
