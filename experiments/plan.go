@@ -62,7 +62,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 	}
 	resolved := *cfg
 	cfg = &resolved
-	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions(opts.Revision)}
+	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: BuildVersions(opts.Revision)}
 	for i := range cfg.Models {
 		m, err := cfg.Models[i].Model()
 		if err != nil {
@@ -138,7 +138,7 @@ func loadData(cfg *Config, opts PrepareOptions) (*dataset.Ratings, error) {
 		key = "dataset.path"
 		r, err = dataset.OpenFile(d.Path, d.Format, dopts)
 		if err == nil {
-			cfg.dataSHA256, err = fileSHA256(d.Path)
+			cfg.dataSHA256, err = FileSHA256(d.Path)
 		}
 	} else {
 		r, err = dataset.Open(d.Name, opts.DataDir, dopts)
@@ -205,10 +205,11 @@ func (p *Plan) manifest() (Manifest, error) {
 	return m, nil
 }
 
-// buildVersions reports the Go version of this program and its source:
-// revision if not empty, else the module version or VCS revision Go
-// stamped into the build (with "+dirty" if Go found the tree modified).
-func buildVersions(revision string) Versions {
+// BuildVersions reports the Go version of this program and its source:
+// revision if not empty (build.sh passes the one it stamps), else the
+// module version or VCS revision Go stamped into the build (with "+dirty"
+// if Go found the tree modified).
+func BuildVersions(revision string) Versions {
 	v := Versions{Go: runtime.Version()}
 	if revision != "" {
 		v.Module = revision
@@ -234,8 +235,8 @@ func buildVersions(revision string) Versions {
 	return v
 }
 
-// fileSHA256 returns the hex SHA-256 of the content of the file at path.
-func fileSHA256(path string) (string, error) {
+// FileSHA256 returns the hex SHA-256 of the content of the file at path.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 func TestProgressLine(t *testing.T) {
@@ -47,4 +49,26 @@ func TestProgressOutput(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSweepMeter(t *testing.T) {
+	m := &SweepMeter{label: "fit GRRN", total: 2000}
+	m.done.Store(500)
+	// 500 of 2000 sweeps took 60 s, so 1500 more take 180 s.
+	if got, want := m.line(time.Minute), "fit GRRN: 500/2000 sweeps, 1m00s elapsed, ETA 3m00s"; got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+	var buf bytes.Buffer
+	m = (&Progress{W: &buf, Terminal: true, Interval: time.Hour}).Sweeps("fit", 3)
+	for range 3 {
+		if err := m.Record(bnmf.SweepStats{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	if got := buf.String(); !strings.HasPrefix(got, "\r\x1b[Kfit: 3/3 sweeps, ") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("terminal output %q", got)
+	}
+	var none *Progress
+	none.Sweeps("quiet", 1).Close() // reports nothing, and does not panic
 }
