@@ -86,20 +86,37 @@ func size[T Elem]() int {
 // .npy file. It is an error if the shape does not hold len(data)
 // elements or has a negative dimension.
 func Write[T Elem](w io.Writer, shape []int, data []T) error {
-	n := 1
-	for _, d := range shape {
-		if d < 0 {
-			return fmt.Errorf("npy: negative dimension in shape %v", shape)
-		}
-		n *= d
+	n, err := count(shape)
+	if err != nil {
+		return err
 	}
 	if n != len(data) {
 		return fmt.Errorf("npy: shape %v holds %d elements, got %d", shape, n, len(data))
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if _, err := bw.Write(header(descr[T](), shape)); err != nil {
+	if err := WriteHeader[T](w, shape); err != nil {
+		return err
+	}
+	return WriteData(w, data)
+}
+
+// WriteHeader writes the magic string, version and header of an array of
+// element type T and the given shape, for a caller that then writes the
+// data in pieces with WriteData (all of them, in C order, making up the
+// shape's number of elements).
+func WriteHeader[T Elem](w io.Writer, shape []int) error {
+	if _, err := count(shape); err != nil {
+		return err
+	}
+	if _, err := w.Write(header(descr[T](), shape)); err != nil {
 		return fmt.Errorf("npy: %w", err)
 	}
+	return nil
+}
+
+// WriteData writes data little-endian, as the data of a .npy file whose
+// header WriteHeader wrote.
+func WriteData[T Elem](w io.Writer, data []T) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := encode(bw, data); err != nil {
 		return fmt.Errorf("npy: %w", err)
 	}
@@ -107,6 +124,19 @@ func Write[T Elem](w io.Writer, shape []int, data []T) error {
 		return fmt.Errorf("npy: %w", err)
 	}
 	return nil
+}
+
+// count returns the number of elements of shape, or an error for a
+// negative dimension.
+func count(shape []int) (int, error) {
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("npy: negative dimension in shape %v", shape)
+		}
+		n *= d
+	}
+	return n, nil
 }
 
 // header returns the magic string, version, header length and header of
