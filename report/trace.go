@@ -19,61 +19,37 @@ type Trace struct {
 	Chains [][]float64
 }
 
-// TraceFigure draws one panel per trace with every chain's values against
-// the sweep, a colour per chain, and a dashed grey line at the last sweep
-// of burn-in when burnIn is positive, so a reader sees whether the chains
-// agree and had settled when their samples began to count. Non-finite
-// values are left out. It returns ErrNoData when no trace has a value.
+// TraceFigure draws every chain's values of each trace against the
+// sweep, a colour per chain: a row of panels over all sweeps, and, when
+// burnIn is positive, a dashed grey line at its last sweep and a second
+// row over the kept sweeps alone, on axes of their own, so a reader sees
+// whether the chains had settled and whether they agree where their
+// samples count. Non-finite values are left out. It returns ErrNoData
+// when no trace has a value.
 func TraceFigure(title string, traces []Trace, burnIn int) (*Figure, error) {
-	f := &Figure{Title: title, Cols: min(len(traces), 3)}
+	f := &Figure{Title: title}
 	chains := 0
-	for _, tr := range traces {
-		var all []float64
-		for _, c := range tr.Chains {
-			all = append(all, c...)
-		}
-		ys := chooseYScale(all, 0)
-		p := newPanel(tr.Name, "sweep", tr.Name, ys)
-		panel := Panel{Plot: p}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for c, values := range tr.Chains {
-			var xys plotter.XYs
-			for i, v := range values {
-				if y, _ := ys.y(v); isFinite(v) {
-					xys = append(xys, plotter.XY{X: float64(i + 1), Y: y})
-					lo, hi = math.Min(lo, y), math.Max(hi, y)
-				}
+	rows := []int{0}
+	if burnIn > 0 {
+		rows = append(rows, burnIn)
+	}
+	for _, from := range rows {
+		for _, tr := range traces {
+			panel, n, err := tracePanel(tr, from, burnIn)
+			if err != nil {
+				return nil, err
 			}
-			if len(xys) == 0 {
+			if len(panel.Series) == 0 {
 				continue
 			}
-			line, err := seriesLine(xys, SeriesStyle{Color: chainColor(c)})
-			if err != nil {
-				return nil, fmt.Errorf("report: trace of %s, chain %d: %w", tr.Name, c, err)
-			}
-			p.Add(line)
-			panel.Series = append(panel.Series, Series{Model: fmt.Sprintf("chain %d", c), Plotters: []plot.Plotter{line}})
-			chains = max(chains, c+1)
+			f.Panels = append(f.Panels, panel)
+			chains = max(chains, n)
 		}
-		if len(panel.Series) == 0 {
-			continue
-		}
-		if burnIn > 0 {
-			mark, err := plotter.NewLine(plotter.XYs{{X: float64(burnIn), Y: lo}, {X: float64(burnIn), Y: hi}})
-			if err != nil {
-				return nil, fmt.Errorf("report: burn-in mark of %s: %w", tr.Name, err)
-			}
-			mark.LineStyle.Color = color.Gray{Y: 0x80}
-			mark.LineStyle.Width = vg.Points(1)
-			mark.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(mark)
-		}
-		f.Panels = append(f.Panels, panel)
 	}
 	if len(f.Panels) == 0 {
 		return nil, ErrNoData
 	}
-	f.Cols = min(len(f.Panels), 3)
+	f.Cols = min(len(f.Panels), len(traces))
 	legend, err := chainLegend(chains)
 	if err != nil {
 		return nil, err
@@ -81,9 +57,60 @@ func TraceFigure(title string, traces []Trace, burnIn int) (*Figure, error) {
 	f.Legend = legend
 	f.Note = "Each line is one chain."
 	if burnIn > 0 {
-		f.Note += fmt.Sprintf(" Sweeps after the dashed line (burn-in: %d sweeps) are the posterior samples.", burnIn)
+		f.Note += fmt.Sprintf(" Sweeps after the dashed line (burn-in: %d sweeps) are the posterior samples; the lower row shows them alone.", burnIn)
 	}
 	return f, nil
+}
+
+// tracePanel draws the chains' values of tr from sweep from+1 on, with
+// the burn-in marked when it falls inside, and returns the panel and the
+// number of chains.
+func tracePanel(tr Trace, from, burnIn int) (Panel, int, error) {
+	var all []float64
+	for _, c := range tr.Chains {
+		if from < len(c) {
+			all = append(all, c[from:]...)
+		}
+	}
+	ys := chooseYScale(all, 0)
+	name := tr.Name
+	if from > 0 {
+		name += ", kept sweeps"
+	}
+	p := newPanel(name, "sweep", tr.Name, ys)
+	panel := Panel{Plot: p}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	chains := 0
+	for c, values := range tr.Chains {
+		var xys plotter.XYs
+		for i := from; i < len(values); i++ {
+			if y, _ := ys.y(values[i]); isFinite(values[i]) {
+				xys = append(xys, plotter.XY{X: float64(i + 1), Y: y})
+				lo, hi = math.Min(lo, y), math.Max(hi, y)
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		line, err := seriesLine(xys, SeriesStyle{Color: chainColor(c)})
+		if err != nil {
+			return panel, 0, fmt.Errorf("report: trace of %s, chain %d: %w", tr.Name, c, err)
+		}
+		p.Add(line)
+		panel.Series = append(panel.Series, Series{Model: fmt.Sprintf("chain %d", c), Plotters: []plot.Plotter{line}})
+		chains = c + 1
+	}
+	if burnIn > from && len(panel.Series) > 0 {
+		mark, err := plotter.NewLine(plotter.XYs{{X: float64(burnIn), Y: lo}, {X: float64(burnIn), Y: hi}})
+		if err != nil {
+			return panel, 0, fmt.Errorf("report: burn-in mark of %s: %w", tr.Name, err)
+		}
+		mark.LineStyle.Color = color.Gray{Y: 0x80}
+		mark.LineStyle.Width = vg.Points(1)
+		mark.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(mark)
+	}
+	return panel, chains, nil
 }
 
 // chainColor returns the colour of chain c in the trace figures.
