@@ -51,10 +51,11 @@ The factors of different chains are matched (the posterior does not change
 when the K factors are permuted) before their means are pooled. The model
 file holds S = min(--samples, chains x kept sweeps) posterior samples of W,
 Z and sigma^2, evenly spaced in every chain, and the observed pattern:
-8 S K (M + N) + 4 |observed| bytes, about 160 MB for MovieLens 1M at
-K = 20 and S = 100, 3.3 MB for the synthetic data at K = 5; bnmf predict
-loads it whole. While sampling, fit holds the data, the samples it stores,
-and 2 K (M + N) numbers per chain for the posterior moments.
+about 8 S K (M + N) + 4 |observed| bytes: 157 MB for MovieLens 1M at
+K = 20 and S = 100 (--samples bounds it), 3.3 MB for the synthetic data
+at K = 5; bnmf predict loads it whole. While sampling, fit holds the
+data, the samples it stores and 2 K (M + N) numbers per chain for the
+posterior moments (352 MB resident in all for that MovieLens 1M fit).
 
 The default hyperparameters suit values of about 1 to 5 (ratings); fit
 reports the data's mean and variance and warns when they are far from

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/npy"
@@ -32,8 +31,9 @@ import (
 // ones included), are in SciPy's CSR layout, for bnmf predict --top to
 // leave out. The size is 8 S (K (M + N) + 1) + 8 (M + 1) + 4 |Omega|
 // bytes, plus about 1.5 KB of zip and .npy headers and model.json, which
-// lists the ids: 160 MB for MovieLens 1M at K = 20 and S = 100, 3.3 MB
-// for the synthetic data at K = 5.
+// lists the ids: 156,850,888 bytes (114 KB of it headers and ids) for
+// MovieLens 1M (6040 x 3503, 999,917 entries) at K = 20 and S = 100,
+// 3.3 MB for the synthetic data at K = 5.
 const (
 	modelFile    = "model.npz"
 	modelFormat  = "bnmf-model"
@@ -224,12 +224,9 @@ func readArray[T npy.Elem](open func(string) (io.ReadCloser, error), name string
 		return nil, err
 	}
 	defer f.Close() // read-only: a close error loses nothing
-	got, data, err := npy.Read[T](f)
+	data, err := npy.ReadShape[T](f, shape)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if !slices.Equal(got, shape) {
-		return nil, fmt.Errorf("%s: shape %v, want %v as model.json says", name, got, shape)
+		return nil, fmt.Errorf("%s: %w (model.json says %v)", name, err, shape)
 	}
 	return data, nil
 }

@@ -72,7 +72,7 @@ func TestModelFileErrors(t *testing.T) {
 		{"missing member", func(_ *fittedModel, mem map[string][]byte) { delete(mem, "sigma2.npy") }, "sigma2.npy"},
 		{"ids", func(m *fittedModel, _ map[string][]byte) { m.RowIDs = m.RowIDs[:2] }, "with 2 row and 2 column ids"},
 		{"column index", func(m *fittedModel, _ map[string][]byte) { m.ObservedCol[2] = 5 }, "observed_indices.npy holds column 5 of 2"},
-		{"shape", func(m *fittedModel, _ map[string][]byte) { m.Samples = 3 }, "W.npy: shape [2 3 2], want [3 3 2] as model.json says"},
+		{"shape", func(m *fittedModel, _ map[string][]byte) { m.Samples = 3 }, "W.npy: npy: not a readable .npy file: shape [2 3 2], want [3 3 2]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

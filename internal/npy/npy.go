@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -325,33 +326,61 @@ func parseShape(s string) ([]int, string, error) {
 
 // Read reads a .npy file of element type T in C order from r and returns
 // its shape and data. A different dtype, Fortran order, or data shorter
-// than the shape says are errors wrapping ErrFormat.
+// than the shape says are errors wrapping ErrFormat. Memory grows with the
+// data read, so a header that claims more than the file holds cannot
+// exhaust it; ReadShape, for arrays of a known shape, allocates once.
 func Read[T Elem](r io.Reader) (shape []int, data []T, err error) {
-	h, err := ReadHeader(r)
+	h, err := readHeaderOf[T](r)
 	if err != nil {
 		return nil, nil, err
 	}
+	data, err = readData(r, make([]T, 0, min(h.Len(), 1<<20)), h.Len())
+	return h.Shape, data, err
+}
+
+// ReadShape reads a .npy file of element type T in C order and of the
+// given shape from r, allocating its data at once. Another shape is an
+// error wrapping ErrFormat, as are the errors of Read.
+func ReadShape[T Elem](r io.Reader, shape []int) ([]T, error) {
+	h, err := readHeaderOf[T](r)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Equal(h.Shape, shape) {
+		return nil, fmt.Errorf("npy: %w: shape %v, want %v", ErrFormat, h.Shape, shape)
+	}
+	return readData(r, make([]T, 0, h.Len()), h.Len())
+}
+
+// readHeaderOf reads the header and checks that it describes a C-order
+// array of T.
+func readHeaderOf[T Elem](r io.Reader) (Header, error) {
+	h, err := ReadHeader(r)
+	if err != nil {
+		return h, err
+	}
 	if want := descr[T](); h.Descr != want {
-		return nil, nil, fmt.Errorf("npy: %w: dtype %q, want %q", ErrFormat, h.Descr, want)
+		return h, fmt.Errorf("npy: %w: dtype %q, want %q", ErrFormat, h.Descr, want)
 	}
 	if h.FortranOrder {
-		return nil, nil, fmt.Errorf("npy: %w: Fortran order", ErrFormat)
+		return h, fmt.Errorf("npy: %w: Fortran order", ErrFormat)
 	}
-	n := h.Len()
-	// The slice grows as data arrives, so a header that claims more than
-	// the file holds cannot exhaust memory.
-	data = make([]T, 0, min(n, 1<<20))
+	return h, nil
+}
+
+// readData appends n elements read from r to data.
+func readData[T Elem](r io.Reader, data []T, n int) ([]T, error) {
 	es := size[T]()
 	const chunk = 1 << 13
 	buf := make([]byte, chunk*es)
 	for len(data) < n {
 		m := min(chunk, n-len(data))
 		if _, err := io.ReadFull(r, buf[:m*es]); err != nil {
-			return nil, nil, fmt.Errorf("npy: %w: %d of %d elements: %v", ErrFormat, len(data), n, err)
+			return nil, fmt.Errorf("npy: %w: %d of %d elements: %v", ErrFormat, len(data), n, err)
 		}
 		data = decode(data, buf[:m*es])
 	}
-	return h.Shape, data, nil
+	return data, nil
 }
 
 // encode writes data little-endian to w.

@@ -207,3 +207,21 @@ func TestWriteErrors(t *testing.T) {
 		t.Error("negative dimension accepted")
 	}
 }
+
+func TestReadShape(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, []int{2, 3}, []float64{1, 2, 3, 4, 5, 6}); err != nil {
+		t.Fatal(err)
+	}
+	raw := b.Bytes()
+	got, err := ReadShape[float64](bytes.NewReader(raw), []int{2, 3})
+	if err != nil || !slices.Equal(got, []float64{1, 2, 3, 4, 5, 6}) || cap(got) != 6 {
+		t.Errorf("ReadShape = %v (cap %d), %v", got, cap(got), err)
+	}
+	if _, err := ReadShape[float64](bytes.NewReader(raw), []int{3, 2}); err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "shape [2 3], want [3 2]") {
+		t.Errorf("another shape: %v", err)
+	}
+	if _, err := ReadShape[int64](bytes.NewReader(raw), []int{2, 3}); err == nil || !strings.Contains(err.Error(), `dtype "<f8", want "<i8"`) {
+		t.Errorf("another dtype: %v", err)
+	}
+}
