@@ -33,7 +33,7 @@ type fitResult struct {
 	summary fitSummary
 }
 
-// model returns the model file's content.
+// fittedModel returns the model file's content.
 func (res *fitResult) fittedModel() *fittedModel {
 	r, p := res.prob.ratings, res.post
 	m := &fittedModel{
