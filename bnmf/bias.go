@@ -34,7 +34,7 @@ func (Bias) Name() string { return "Bias" }
 
 func biasSpec() Spec {
 	return Spec{
-		Name: "Bias", Zero: Bias{}, Baseline: true,
+		Name: "Bias", Zero: Bias{}, Baseline: true, PointEstimate: true,
 		Doc: "baseline: mean + row bias + column bias, shrunk (Koren 2010)",
 		Params: []Param{
 			{Key: "reg_row", Field: "RegRow", Support: Positive, Default: "15", Doc: "shrinkage of the row biases"},

@@ -55,7 +55,8 @@ func ChainSeed(seed uint64, c int) uint64 {
 // (see Chains). The chains share s.Workers goroutines: up to that many
 // chains run at once, each with an equal share of them. Results do not
 // depend on s.Workers. s.Recorder, if not nil, receives the sweeps of
-// every chain (SweepStats.Chain tells them apart), one call at a time.
+// every chain (SweepStats.Chain tells them apart), one call at a time, and
+// so does s.Draws (Draw.Chain tells them apart).
 // The first chain that fails stops the others, and its error is returned;
 // a cancelled ctx stops every chain within a sweep.
 func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n int) (*Chains, error) {
@@ -74,6 +75,10 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 	if s.Recorder != nil {
 		recorder = &serialRecorder{r: s.Recorder}
 	}
+	var draws DrawRecorder
+	if s.Draws != nil {
+		draws = &serialDraws{r: s.Draws}
+	}
 
 	out := &Chains{Results: make([]*Result, n)}
 	next := make(chan int)
@@ -89,6 +94,9 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 				cs.deferScores = n > 1
 				if recorder != nil {
 					cs.Recorder = chainRecorder{recorder, c}
+				}
+				if draws != nil {
+					cs.Draws = chainDraws{draws, c}
 				}
 				res, err := Run(ctx, model, train, cs)
 				if err != nil {

@@ -13,7 +13,7 @@ type ColumnMean struct{}
 func (ColumnMean) Name() string { return "ColumnMean" }
 
 func columnMeanSpec() Spec {
-	return Spec{Name: "ColumnMean", Zero: ColumnMean{}, Baseline: true, Doc: "baseline: each column's training mean"}
+	return Spec{Name: "ColumnMean", Zero: ColumnMean{}, Baseline: true, PointEstimate: true, Doc: "baseline: each column's training mean"}
 }
 
 func (ColumnMean) newChain(train *Matrix, k int) (chain, error) {

@@ -11,7 +11,7 @@ type GlobalMean struct{}
 func (GlobalMean) Name() string { return "GlobalMean" }
 
 func globalMeanSpec() Spec {
-	return Spec{Name: "GlobalMean", Zero: GlobalMean{}, Baseline: true, Doc: "baseline: the mean of all training entries"}
+	return Spec{Name: "GlobalMean", Zero: GlobalMean{}, Baseline: true, PointEstimate: true, Doc: "baseline: the mean of all training entries"}
 }
 
 func (GlobalMean) newChain(train *Matrix, k int) (chain, error) {

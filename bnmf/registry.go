@@ -50,6 +50,11 @@ type Spec struct {
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
+	// PointEstimate reports that the model is an optimiser or a rule
+	// (NMF, the baselines) with no posterior to sample, as
+	// Result.PointEstimate says after a run: it sends no Draws and gets
+	// no predictive scores or convergence diagnostics.
+	PointEstimate bool
 	// Doc is a one-line description for help texts.
 	Doc string
 }

@@ -1,6 +1,7 @@
 package bnmf
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"slices"
@@ -95,5 +96,20 @@ func TestModelsWithParam(t *testing.T) {
 	}
 	if got := ModelsWithParam("nothing"); got != nil {
 		t.Errorf("ModelsWithParam(nothing) = %v", got)
+	}
+}
+
+// TestSpecPointEstimate checks each Spec's PointEstimate against what a
+// run of the model reports.
+func TestSpecPointEstimate(t *testing.T) {
+	train, _, _ := planted(t, 8, 6, 2, 0.8, 0.3, 23)
+	for _, s := range Specs() {
+		r, err := Run(context.Background(), s.Zero, train, Settings{Rank: 2, Sweeps: 2, Seed: 1, Workers: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if r.PointEstimate != s.PointEstimate {
+			t.Errorf("%s: Spec.PointEstimate %v, but a run reports %v", s.Name, s.PointEstimate, r.PointEstimate)
+		}
 	}
 }

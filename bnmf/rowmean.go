@@ -13,7 +13,7 @@ type RowMean struct{}
 func (RowMean) Name() string { return "RowMean" }
 
 func rowMeanSpec() Spec {
-	return Spec{Name: "RowMean", Zero: RowMean{}, Baseline: true, Doc: "baseline: each row's training mean"}
+	return Spec{Name: "RowMean", Zero: RowMean{}, Baseline: true, PointEstimate: true, Doc: "baseline: each row's training mean"}
 }
 
 func (RowMean) newChain(train *Matrix, k int) (chain, error) {

@@ -111,6 +111,12 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 				return nil, fmt.Errorf("bnmf: recorder at sweep %d: %w", sweep, err)
 			}
 		}
+		if keep && s.Draws != nil && !ch.pointEstimate() {
+			w, zt := ch.factors()
+			if err := s.Draws.RecordDraw(Draw{Sweep: sweep, W: w, Zt: zt, Sigma2: ch.noiseVariance()}); err != nil {
+				return nil, fmt.Errorf("bnmf: draw recorder at sweep %d: %w", sweep, err)
+			}
+		}
 	}
 	res.TrainMSE = res.Trace[len(res.Trace)-1].TrainMSE
 	sum.finish(res)

@@ -71,6 +71,13 @@ type Settings struct {
 	// Recorder, if not nil, receives the statistics of every sweep as it
 	// finishes.
 	Recorder Recorder
+
+	// Draws, if not nil, receives every kept posterior sample (W, Z and
+	// sigma^2) of a Bayesian model, in order of sweeps, after the
+	// sweep's statistics went to Recorder. NMF and the baselines have no
+	// posterior and send none. Recording costs no extra memory in Run;
+	// what Draws keeps is its own.
+	Draws DrawRecorder
 }
 
 // Recorder receives per-sweep statistics during a run, as gonum's

@@ -67,7 +67,7 @@ func grrnSpec() Spec {
 
 func nmfSpec() Spec {
 	return Spec{
-		Name: "NMF", Zero: NMF{}, Default: true, Nonnegative: true,
+		Name: "NMF", Zero: NMF{}, Default: true, Nonnegative: true, PointEstimate: true,
 		Doc: "Lee and Seung's multiplicative updates on the observed entries (a point estimate)",
 		Params: []Param{{
 			Key: "objective", Field: "Objective", Support: Choice,

@@ -61,11 +61,18 @@ func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source
 			"the %d x %d grid has %d observed entries and coverage %q needs at least %d in training",
 			r.Name, fraction, lo, hi, r.Rows, r.Cols, len(r.Entries), cov, need)
 	}
+	train, test = splitToSize(r, int(size), cover, order)
+	return train, test, nil
+}
+
+// splitToSize puts the entries cover indexes in training, and then the
+// first of the others in order until training holds size entries.
+func splitToSize(r *Ratings, size int, cover, order []int) (train, test []sparse.Entry) {
 	inTrain := make([]bool, len(r.Entries))
 	for _, t := range cover {
 		inTrain[t] = true
 	}
-	left := int(size) - len(cover)
+	left := size - len(cover)
 	for _, t := range order {
 		if left == 0 {
 			break
@@ -75,8 +82,8 @@ func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source
 			left--
 		}
 	}
-	train = make([]sparse.Entry, 0, int(size))
-	test = make([]sparse.Entry, 0, len(r.Entries)-int(size))
+	train = make([]sparse.Entry, 0, size)
+	test = make([]sparse.Entry, 0, len(r.Entries)-size)
 	for t, e := range r.Entries {
 		if inTrain[t] {
 			train = append(train, e)
@@ -84,6 +91,40 @@ func SplitUnobserved(r *Ratings, fraction float64, cov Coverage, src rand.Source
 			test = append(test, e)
 		}
 	}
+	return train, test
+}
+
+// SplitObserved holds out a fraction of the observed entries: the test
+// set has round(fraction * observed) entries, drawn at random from src
+// as SplitUnobserved draws its split (the training set first takes the
+// smallest set of entries that satisfies cov, then entries drawn
+// uniformly). fraction must be in (0, 1), and leave at least one test
+// entry and enough training entries for cov, or it is an error that
+// says why. A nil src is an error. train and test are sorted by row and
+// then column.
+func SplitObserved(r *Ratings, fraction float64, cov Coverage, src rand.Source) (train, test []sparse.Entry, err error) {
+	if src == nil {
+		return nil, nil, errNilSource
+	}
+	if !(fraction > 0 && fraction < 1) {
+		return nil, nil, fmt.Errorf("dataset %s: held-out fraction %v must be in (0, 1)", r.Name, fraction)
+	}
+	if err := checkCoverage(r, cov); err != nil {
+		return nil, nil, err
+	}
+	rng := rand.New(src)
+	order := rng.Perm(len(r.Entries))
+	cover := minimumCover(r, order, cov)
+	n := len(r.Entries)
+	held := int(math.Round(fraction * float64(n)))
+	switch {
+	case held == 0:
+		return nil, nil, fmt.Errorf("dataset %s: holding out %v of %d observed entries leaves no test entry", r.Name, fraction, n)
+	case n-held < max(len(cover), 1):
+		return nil, nil, fmt.Errorf("dataset %s: holding out %v of %d observed entries leaves %d for training; coverage %q needs at least %d",
+			r.Name, fraction, n, n-held, cov, max(len(cover), 1))
+	}
+	train, test = splitToSize(r, n-held, cover, order)
 	return train, test, nil
 }
 

@@ -216,3 +216,51 @@ func TestSplitMovieLens100K(t *testing.T) {
 		t.Error("a column has no training entry")
 	}
 }
+
+func TestSplitObserved(t *testing.T) {
+	r := syntheticRatings(t) // 300 x 500 with 10,500 entries
+	for _, cov := range []Coverage{CoverageNone, CoverageBoth} {
+		for _, f := range []float64{0.001, 0.1, 0.5, 0.9} {
+			train, test, err := SplitObserved(r, f, cov, rand.NewPCG(3, 0))
+			if err != nil {
+				t.Fatalf("%v, f=%v: %v", cov, f, err)
+			}
+			if want := int(math.Round(f * 10500)); len(test) != want {
+				t.Errorf("%v, f=%v: %d test entries, want %d", cov, f, len(test), want)
+			}
+			checkPartition(t, r, train, test)
+			if !covered(r, train, cov) {
+				t.Errorf("%v, f=%v: training set misses a row or column", cov, f)
+			}
+		}
+	}
+	a, _, _ := SplitObserved(r, 0.1, CoverageBoth, rand.NewPCG(1, 2))
+	b, _, _ := SplitObserved(r, 0.1, CoverageBoth, rand.NewPCG(1, 2))
+	if !slices.Equal(a, b) {
+		t.Error("equal seeds gave different splits")
+	}
+}
+
+func TestSplitObservedErrors(t *testing.T) {
+	r := syntheticRatings(t) // 300 x 500 with 10,500 entries; both needs 500 or more
+	tests := []struct {
+		fraction float64
+		cov      Coverage
+		want     string
+	}{
+		{0, CoverageNone, "must be in (0, 1)"},
+		{1, CoverageNone, "must be in (0, 1)"},
+		{math.NaN(), CoverageNone, "must be in (0, 1)"},
+		{1e-5, CoverageNone, "leaves no test entry"},
+		{0.99, CoverageBoth, `leaves 105 for training; coverage "both" needs at least`},
+	}
+	for _, tt := range tests {
+		_, _, err := SplitObserved(r, tt.fraction, tt.cov, rand.NewPCG(1, 1))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("fraction %v, %v: error %v, want one containing %q", tt.fraction, tt.cov, err, tt.want)
+		}
+	}
+	if _, _, err := SplitObserved(r, 0.1, CoverageNone, nil); err == nil {
+		t.Error("nil source accepted")
+	}
+}

@@ -106,7 +106,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	}
 	r.Warnings = append(r.Warnings, res.Warnings...)
 	var diagWarnings []string
-	r.Diagnostics, diagWarnings = diagnose(chains, d.train.Variance())
+	r.Diagnostics, diagWarnings = Diagnose(chains, d.train.Variance(), "held-out")
 	r.Warnings = append(r.Warnings, diagWarnings...)
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()

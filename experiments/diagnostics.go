@@ -44,9 +44,10 @@ type Diagnostics struct {
 	TrainMSE      Convergence `json:"train_mse"`
 	Sigma2        Convergence `json:"sigma2"`
 	LogLikelihood Convergence `json:"log_likelihood"`
-	// Predictions is the worst over Tracked held-out entries, drawn at
-	// random per split (the same for every model): the largest R-hat and
-	// the smallest ESS among their predictions w_m . z_n.
+	// Predictions is the worst over Tracked entries (in a study, held-out
+	// entries drawn at random per split, the same for every model): the
+	// largest R-hat and the smallest ESS among their predictions
+	// w_m . z_n.
 	Predictions *Convergence `json:"predictions,omitempty"`
 	Tracked     int          `json:"tracked,omitempty"`
 	// MaxSigma2OverVariance is the largest ratio, over the chains, of a
@@ -99,10 +100,13 @@ func trackedIndices(src rand.Source, n int) []int {
 	return out
 }
 
-// diagnose computes the diagnostics of chains over their kept sweeps, and
+// Diagnose computes the diagnostics of chains over their kept sweeps, and
 // the warnings they call for, against the variance of the training
-// values. It returns nil for a point estimate.
-func diagnose(chains *bnmf.Chains, trainVariance float64) (*Diagnostics, []string) {
+// values. The predictions it diagnoses are those of the test entries
+// that the chains' Settings.Tracked names, which the warnings call
+// "<tracked> predictions" ("held-out" in a study, whose tracked entries
+// are held out). It returns nil for a point estimate.
+func Diagnose(chains *bnmf.Chains, trainVariance float64, tracked string) (*Diagnostics, []string) {
 	first := chains.Results[0]
 	if first.PointEstimate {
 		return nil, nil
@@ -154,11 +158,11 @@ func diagnose(chains *bnmf.Chains, trainVariance float64) (*Diagnostics, []strin
 			d.MaxSigma2OverVariance = math.Max(d.MaxSigma2OverVariance, r.Sigma2Mean/trainVariance)
 		}
 	}
-	return d, d.warnings(trainVariance)
+	return d, d.warnings(trainVariance, tracked)
 }
 
 // warnings flags what the diagnostics say is wrong, with the numbers.
-func (d *Diagnostics) warnings(trainVariance float64) []string {
+func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
 	var out []string
 	type quantity struct {
 		name string
@@ -166,7 +170,7 @@ func (d *Diagnostics) warnings(trainVariance float64) []string {
 	}
 	qs := []quantity{{"train MSE", &d.TrainMSE}, {"sigma^2", &d.Sigma2}, {"log-likelihood", &d.LogLikelihood}}
 	if d.Predictions != nil {
-		qs = append(qs, quantity{fmt.Sprintf("the worst of %d tracked held-out predictions", d.Tracked), d.Predictions})
+		qs = append(qs, quantity{fmt.Sprintf("the worst of %d tracked %s predictions", d.Tracked, tracked), d.Predictions})
 	}
 	var unmixed, few []string
 	for _, q := range qs {

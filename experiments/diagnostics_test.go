@@ -29,7 +29,7 @@ func TestDiagnosticWarnings(t *testing.T) {
 		{"undefined is not flagged", Diagnostics{Chains: 2, Kept: 100, TrainMSE: Convergence{}, Sigma2: good, LogLikelihood: good}, nil},
 	}
 	for _, tt := range tests {
-		got := tt.d.warnings(1.27)
+		got := tt.d.warnings(1.27, "held-out")
 		if len(got) != len(tt.want) {
 			t.Errorf("%s: warnings %q, want %d", tt.name, got, len(tt.want))
 			continue

@@ -70,7 +70,7 @@ func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Pla
 	}
 	resolved := *cfg
 	cfg = &resolved
-	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: buildVersions(opts.Revision)}
+	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: BuildVersions(opts.Revision)}
 	for i := range cfg.Models {
 		m, err := cfg.Models[i].Model()
 		if err != nil {
@@ -146,7 +146,7 @@ func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.R
 		key = "dataset.path"
 		r, err = dataset.OpenFileContext(ctx, d.Path, d.Format, dopts)
 		if err == nil {
-			cfg.dataSHA256, err = fileSHA256(d.Path)
+			cfg.dataSHA256, err = FileSHA256(d.Path)
 		}
 	} else {
 		r, err = dataset.OpenContext(ctx, d.Name, opts.DataDir, dopts)
@@ -213,10 +213,11 @@ func (p *Plan) manifest() (Manifest, error) {
 	return m, nil
 }
 
-// buildVersions reports the Go version of this program and its source:
-// revision if not empty, else the module version or VCS revision Go
-// stamped into the build (with "+dirty" if Go found the tree modified).
-func buildVersions(revision string) Versions {
+// BuildVersions reports the Go version of this program and its source:
+// revision if not empty (build.sh passes the one it stamps), else the
+// module version or VCS revision Go stamped into the build (with "+dirty"
+// if Go found the tree modified).
+func BuildVersions(revision string) Versions {
 	v := Versions{Go: runtime.Version()}
 	if revision != "" {
 		v.Module = revision
@@ -242,8 +243,8 @@ func buildVersions(revision string) Versions {
 	return v
 }
 
-// fileSHA256 returns the hex SHA-256 of the content of the file at path.
-func fileSHA256(path string) (string, error) {
+// FileSHA256 returns the hex SHA-256 of the content of the file at path.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

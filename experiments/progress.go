@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // Progress says how a study is getting on: cells done of total, chains
@@ -35,15 +37,28 @@ type tracker struct {
 	done, failed, running atomic.Int64
 	work                  atomic.Int64 // work finished in this run
 
-	stop chan struct{}
-	wg   sync.WaitGroup
+	reports *reporter
 }
 
 // newTracker starts reporting on p (nil for none) every interval.
 func newTracker(p *Progress, study string, total, stored int, totalWork int64) *tracker {
-	t := &tracker{p: p, study: study, start: time.Now(), total: total, stored: stored, totalWork: totalWork, stop: make(chan struct{})}
+	t := &tracker{p: p, study: study, start: time.Now(), total: total, stored: stored, totalWork: totalWork}
+	t.reports = p.start(t.print)
+	return t
+}
+
+// reporter calls a print function on a ticker until closed.
+type reporter struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// start calls print(false) every p.Interval, or four times a second on a
+// terminal, until the reporter is closed. It returns nil, a reporter that
+// reports nothing, when p or p.W is nil.
+func (p *Progress) start(print func(final bool)) *reporter {
 	if p == nil || p.W == nil {
-		return t
+		return nil
 	}
 	every := p.Interval
 	if every <= 0 {
@@ -52,21 +67,47 @@ func newTracker(p *Progress, study string, total, stored int, totalWork int64) *
 	if p.Terminal {
 		every = 250 * time.Millisecond
 	}
-	t.wg.Add(1)
+	r := &reporter{stop: make(chan struct{})}
+	r.wg.Add(1)
 	go func() {
-		defer t.wg.Done()
+		defer r.wg.Done()
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
 			select {
-			case <-t.stop:
+			case <-r.stop:
 				return
 			case <-tick.C:
-				t.print(false)
+				print(false)
 			}
 		}
 	}()
-	return t
+	return r
+}
+
+// close stops the reports and calls print(true) for the final line.
+func (r *reporter) close(print func(final bool)) {
+	if r == nil {
+		return
+	}
+	close(r.stop)
+	r.wg.Wait()
+	print(true)
+}
+
+// status writes the status line s: redrawn in place on a terminal, with a
+// newline after the final one; one line each time otherwise.
+func (p *Progress) status(s string, final bool) {
+	switch {
+	case p.Terminal && final:
+		s = "\r\x1b[K" + s + "\n"
+	case p.Terminal:
+		s = "\r\x1b[K" + s
+	default:
+		s += "\n"
+	}
+	// Progress is advisory: a closed terminal must not stop the work.
+	_, _ = io.WriteString(p.W, s)
 }
 
 // begin writes one line saying what the run is about to do: the cells to
@@ -104,13 +145,7 @@ func (t *tracker) finished(failed bool) {
 }
 
 // close stops the reports and writes the final line.
-func (t *tracker) close() {
-	close(t.stop)
-	t.wg.Wait()
-	if t.p != nil && t.p.W != nil {
-		t.print(true)
-	}
-}
+func (t *tracker) close() { t.reports.close(t.print) }
 
 // line returns the status line at elapsed time d.
 func (t *tracker) line(d time.Duration) string {
@@ -127,19 +162,7 @@ func (t *tracker) line(d time.Duration) string {
 	return b.String()
 }
 
-func (t *tracker) print(final bool) {
-	s := t.line(time.Since(t.start))
-	switch {
-	case t.p.Terminal && final:
-		s = "\r\x1b[K" + s + "\n"
-	case t.p.Terminal:
-		s = "\r\x1b[K" + s
-	default:
-		s += "\n"
-	}
-	// Progress is advisory: a closed terminal must not stop the study.
-	_, _ = io.WriteString(t.p.W, s)
-}
+func (t *tracker) print(final bool) { t.p.status(t.line(time.Since(t.start)), final) }
 
 // formatDuration writes d rounded to seconds, such as "1h02m03s" or "45s".
 func formatDuration(d time.Duration) string {
@@ -153,3 +176,49 @@ func formatDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%ds", s)
 }
+
+// SweepMeter reports how one fit of several chains is getting on: sweeps
+// done of the total over all chains, time elapsed and an estimate of the
+// time left. It is a bnmf.Recorder, safe for concurrent use; make one with
+// Progress.Sweeps.
+type SweepMeter struct {
+	p       *Progress
+	label   string
+	total   int64
+	start   time.Time
+	done    atomic.Int64
+	reports *reporter
+}
+
+// Sweeps starts reporting, on lines that begin with label, a fit of total
+// sweeps (chains x sweeps per chain) that passes the returned meter as
+// its bnmf.Settings.Recorder. Close stops the reports and writes the
+// final line. A nil p reports nothing.
+func (p *Progress) Sweeps(label string, total int) *SweepMeter {
+	m := &SweepMeter{p: p, label: label, total: int64(total), start: time.Now()}
+	m.reports = p.start(m.print)
+	return m
+}
+
+// Record counts one sweep.
+func (m *SweepMeter) Record(bnmf.SweepStats) error {
+	m.done.Add(1)
+	return nil
+}
+
+// Close stops the reports and writes the final line.
+func (m *SweepMeter) Close() { m.reports.close(m.print) }
+
+// line returns the status line at elapsed time d.
+func (m *SweepMeter) line(d time.Duration) string {
+	done := m.done.Load()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d/%d sweeps, %s elapsed", m.label, done, m.total, formatDuration(d))
+	if done > 0 && m.total > done {
+		left := time.Duration(float64(d) * float64(m.total-done) / float64(done))
+		fmt.Fprintf(&b, ", ETA %s", formatDuration(left))
+	}
+	return b.String()
+}
+
+func (m *SweepMeter) print(final bool) { m.p.status(m.line(time.Since(m.start)), final) }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 func TestProgressLine(t *testing.T) {
@@ -67,4 +69,26 @@ func TestProgressStartLine(t *testing.T) {
 	if len(lines) != 2 || lines[0] != want || !strings.HasPrefix(lines[1], "tiny: 20/20 cells") {
 		t.Errorf("progress output\n%s\nwant the line %q, then the final line", buf.String(), want)
 	}
+}
+
+func TestSweepMeter(t *testing.T) {
+	m := &SweepMeter{label: "fit GRRN", total: 2000}
+	m.done.Store(500)
+	// 500 of 2000 sweeps took 60 s, so 1500 more take 180 s.
+	if got, want := m.line(time.Minute), "fit GRRN: 500/2000 sweeps, 1m00s elapsed, ETA 3m00s"; got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+	var buf bytes.Buffer
+	m = (&Progress{W: &buf, Terminal: true, Interval: time.Hour}).Sweeps("fit", 3)
+	for range 3 {
+		if err := m.Record(bnmf.SweepStats{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	if got := buf.String(); !strings.HasPrefix(got, "\r\x1b[Kfit: 3/3 sweeps, ") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("terminal output %q", got)
+	}
+	var none *Progress
+	none.Sweeps("quiet", 1).Close() // reports nothing, and does not panic
 }

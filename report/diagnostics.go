@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"slices"
@@ -193,11 +192,6 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 	if len(flagged) == 0 {
 		return nil, ErrNoData
 	}
-	chainColors := []color.RGBA{
-		{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, {R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
-		{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, {R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
-		{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}, {R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
-	}
 	f := &Figure{Title: fmt.Sprintf("Train MSE of every chain in the flagged settings — %s", s.Name()), Cols: min(len(flagged), 4)}
 	chains := 0
 	for _, row := range flagged {
@@ -221,7 +215,7 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 			if len(xys) == 0 {
 				continue
 			}
-			line, err := seriesLine(xys, SeriesStyle{Color: chainColors[c%len(chainColors)]})
+			line, err := seriesLine(xys, SeriesStyle{Color: chainColor(c)})
 			if err != nil {
 				return nil, fmt.Errorf("report: trace of %s chain %d: %w", row.key, c, err)
 			}
@@ -230,13 +224,11 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 		}
 		f.Panels = append(f.Panels, panel)
 	}
-	for c := range chains {
-		line, err := seriesLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, SeriesStyle{Color: chainColors[c%len(chainColors)]})
-		if err != nil {
-			return nil, err
-		}
-		f.Legend = append(f.Legend, LegendEntry{Label: fmt.Sprintf("chain %d", c), Thumbs: []plot.Thumbnailer{line}})
+	legend, err := chainLegend(chains)
+	if err != nil {
+		return nil, err
 	}
+	f.Legend = legend
 	f.Note = "Each line is one chain of the first flagged repeat of the setting."
 	return f, nil
 }

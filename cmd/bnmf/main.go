@@ -1,6 +1,8 @@
 // Command bnmf runs Bayesian nonnegative matrix factorisation experiments:
 // it fetches and describes datasets, runs studies described in YAML, merges
-// sharded result stores and renders reports.
+// sharded result stores and renders reports. It also fits a model to a
+// matrix of the user's own (bnmf fit) and predicts from it (bnmf
+// predict).
 //
 // Usage:
 //
@@ -41,6 +43,8 @@ func commands() []command {
 		{"verify", "rerun stored cells and check that they are reproduced exactly", runVerify},
 		{"report", "render figures and tables from stored results", runReport},
 		{"data", "fetch and describe datasets", runData},
+		{"fit", "fit a Bayesian NMF model to a matrix of your own", runFit},
+		{"predict", "predict entries from a model that fit wrote", runPredict},
 	}
 }
 

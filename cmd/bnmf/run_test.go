@@ -47,7 +47,9 @@ func TestHelp(t *testing.T) {
 		{[]string{"data", "--help"}, "Usage: bnmf data", "describe"},
 		{[]string{"data", "fetch", "--help"}, "Usage: bnmf data fetch", "-skip-checksum"},
 		{[]string{"data", "describe", "-h"}, "Usage: bnmf data describe", "-min-ratings"},
-		{[]string{"help"}, "Usage: bnmf <command>", "report"},
+		{[]string{"fit", "--help"}, "Usage: bnmf fit", "-holdout"},
+		{[]string{"predict", "--help"}, "Usage: bnmf predict", "-include-observed"},
+		{[]string{"help"}, "Usage: bnmf <command>", "predict"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -1,0 +1,50 @@
+package bnmf
+
+import "sync"
+
+// Draw is one kept posterior sample of a Bayesian model's chain: the
+// state after a sweep that entered the posterior summaries (after burn-in,
+// every Thin-th).
+type Draw struct {
+	// Chain is the index of the chain, as RunChains numbers them (0 for
+	// Run), and Sweep the sweep, counted from 1.
+	Chain, Sweep int
+	// W is the sample of W (M x K) and Zt that of Z transposed (N x K),
+	// both row-major: W[m][k] is W[m*K+k] and Z[k][n] is Zt[n*K+k]. They
+	// alias the chain's state and hold the sample only during the call
+	// to RecordDraw: copy what you keep, and never write to them.
+	W, Zt []float64
+	// Sigma2 is the sample of the noise variance sigma^2.
+	Sigma2 float64
+}
+
+// DrawRecorder receives the kept posterior samples of a run, for callers
+// that need more than the posterior means of Result: standard deviations
+// of the factors, or samples to predict from later. Returning an error
+// stops the run with that error.
+type DrawRecorder interface {
+	RecordDraw(Draw) error
+}
+
+// serialDraws passes the draws of several chains to r one call at a time.
+type serialDraws struct {
+	mu sync.Mutex
+	r  DrawRecorder
+}
+
+func (s *serialDraws) RecordDraw(d Draw) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.RecordDraw(d)
+}
+
+// chainDraws stamps a chain's index on its draws.
+type chainDraws struct {
+	r     DrawRecorder
+	chain int
+}
+
+func (c chainDraws) RecordDraw(d Draw) error {
+	d.Chain = c.chain
+	return c.r.RecordDraw(d)
+}

@@ -1,0 +1,431 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/bnmf-lab/bnmf/internal/npy"
+)
+
+// planted is a low-rank nonnegative matrix W Z observed with noise on a
+// random pattern, written as a triplets file with string ids.
+type planted struct {
+	m, n, k  int
+	w, z     *mat.Dense // M x K and K x N
+	rowIDs   []string   // by planted row
+	colIDs   []string
+	path     string
+	observed int
+}
+
+// rowID and colID name planted rows and columns as a user's file might:
+// strings that do not sort in the planted order.
+func rowID(i int) string { return fmt.Sprintf("user-%c%d", 'a'+rune(i*7%26), i) }
+func colID(j int) string { return fmt.Sprintf("item %d", 1000-j*3) }
+
+// newPlanted draws W and Z entrywise from Gamma(2, 2) (mean 1), so that
+// W Z has entries of about K, observes each entry with probability
+// density and adds N(0, noise^2), and writes the triplets to a file in
+// dir, in a random order, scaled by scale.
+func newPlanted(t *testing.T, dir string, m, n, k int, density, noise, scale float64, seed uint64) *planted {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	gamma2 := func() float64 { return (rng.ExpFloat64() + rng.ExpFloat64()) / 2 }
+	p := &planted{m: m, n: n, k: k, w: mat.NewDense(m, k, nil), z: mat.NewDense(k, n, nil)}
+	for i := range m {
+		for f := range k {
+			p.w.Set(i, f, gamma2())
+		}
+		p.rowIDs = append(p.rowIDs, rowID(i))
+	}
+	for f := range k {
+		for j := range n {
+			p.z.Set(f, j, gamma2())
+		}
+	}
+	for j := range n {
+		p.colIDs = append(p.colIDs, colID(j))
+	}
+	var truth mat.Dense
+	truth.Mul(p.w, p.z)
+	var lines []string
+	for i := range m {
+		for j := range n {
+			// Every row and column keeps at least one entry.
+			if rng.Float64() < density || i == j%m || j == i%n {
+				v := math.Max(0, truth.At(i, j)+noise*rng.NormFloat64()) * scale
+				lines = append(lines, fmt.Sprintf("%s,%s,%s", p.rowIDs[i], p.colIDs[j], strconv.FormatFloat(v, 'g', -1, 64)))
+			}
+		}
+	}
+	rng.Shuffle(len(lines), func(a, b int) { lines[a], lines[b] = lines[b], lines[a] })
+	p.observed = len(lines)
+	p.path = filepath.Join(dir, fmt.Sprintf("planted-%d-x%g.csv", seed, scale))
+	src := "user,item,rating\n" + strings.Join(lines, "\n") + "\n"
+	if err := os.WriteFile(p.path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fitCLI runs bnmf fit with args and fails the test on an error.
+func fitCLI(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), append([]string{"fit"}, args...), &out, &errOut); err != nil {
+		t.Fatalf("bnmf fit %s: %v\nstderr:\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	return out.String(), errOut.String()
+}
+
+// readNpy reads a float64 .npy file and checks its shape.
+func readNpy(t *testing.T, path string, shape ...int) []float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := npy.ReadHeader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Major != 1 || h.Minor != 0 || h.Descr != "<f8" || h.FortranOrder || !slices.Equal(h.Shape, shape) {
+		t.Fatalf("%s: header %+v, want version 1.0, '<f8', C order, shape %v", filepath.Base(path), h, shape)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, data, err := npy.Read[float64](f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// readFactorCSV reads a factor CSV: its ids and values (row-major).
+func readFactorCSV(t *testing.T, path, idName string, k int) (ids []string, values []float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{idName}
+	for j := range k {
+		want = append(want, fmt.Sprintf("factor_%d", j+1))
+	}
+	if !slices.Equal(recs[0], want) {
+		t.Fatalf("%s: header %v, want %v", filepath.Base(path), recs[0], want)
+	}
+	for _, rec := range recs[1:] {
+		ids = append(ids, rec[0])
+		for _, s := range rec[1:] {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			values = append(values, x)
+		}
+	}
+	return ids, values
+}
+
+// projectionResidual returns the largest relative residual, over the
+// columns of truth, of their least-squares projection onto the column
+// space of basis: 0 when the spaces agree.
+func projectionResidual(t *testing.T, basis, truth *mat.Dense) float64 {
+	t.Helper()
+	var qr mat.QR
+	qr.Factorize(basis)
+	_, k := basis.Dims()
+	var q mat.Dense
+	qr.QTo(&q)
+	rows, _ := q.Dims()
+	qk := q.Slice(0, rows, 0, k)
+	var coef, proj, res mat.Dense
+	coef.Mul(qk.T(), truth)
+	proj.Mul(qk, &coef)
+	res.Sub(truth, &proj)
+	worst := 0.0
+	_, c := truth.Dims()
+	for j := range c {
+		worst = math.Max(worst, mat.Norm(res.ColView(j), 2)/mat.Norm(truth.ColView(j), 2))
+	}
+	return worst
+}
+
+// TestFitRecoversPlantedFactors fits a planted rank-3 matrix and checks
+// that the outputs recover it up to the permutation and scale of the
+// factors: the posterior predictive means match the noise-free matrix,
+// and the column spaces of W and of Z^T match the truth's. It also reads
+// every output back in its format's own terms.
+func TestFitRecoversPlantedFactors(t *testing.T) {
+	dir := t.TempDir()
+	const m, n, k, noise = 60, 50, 3, 0.1
+	p := newPlanted(t, dir, m, n, k, 0.5, noise, 1, 1)
+	out := filepath.Join(dir, "fit")
+	stdout, stderr := fitCLI(t, "--rank", "3", "--chains", "2", "--sweeps", "300", "--seed", "5", "--workers", "1", "--out", out, p.path)
+	if !strings.Contains(stdout, "wrote "+out) || !strings.Contains(stderr, "data: planted-1-x1.csv, 60 rows x 50 columns") {
+		t.Errorf("stdout %q\nstderr %q", stdout, stderr)
+	}
+
+	// The ids: every output names the file's own ids, in the order of the
+	// arrays.
+	rowIDs, wMean := readFactorCSV(t, filepath.Join(out, "W_mean.csv"), "row_id", k)
+	colIDs, zMean := readFactorCSV(t, filepath.Join(out, "Z_mean.csv"), "col_id", k)
+	if got, want := slices.Sorted(slices.Values(rowIDs)), slices.Sorted(slices.Values(p.rowIDs)); !slices.Equal(got, want) {
+		t.Fatalf("W_mean.csv ids %v, want the file's %v", got, want)
+	}
+	if got, want := slices.Sorted(slices.Values(colIDs)), slices.Sorted(slices.Values(p.colIDs)); !slices.Equal(got, want) {
+		t.Fatalf("Z_mean.csv ids %v, want the file's %v", got, want)
+	}
+	for name, ids := range map[string][]string{"row_ids.txt": rowIDs, "col_ids.txt": colIDs} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != strings.Join(ids, "\n")+"\n" {
+			t.Errorf("%s differs from the CSV's ids", name)
+		}
+	}
+	// The .npy files hold the CSVs' numbers: W M x K, Z K x N.
+	if got := readNpy(t, filepath.Join(out, "W_mean.npy"), m, k); !slices.Equal(got, wMean) {
+		t.Error("W_mean.npy differs from W_mean.csv")
+	}
+	if got := readNpy(t, filepath.Join(out, "Z_mean.npy"), k, n); !slices.Equal(got, transpose(zMean, n, k)) {
+		t.Error("Z_mean.npy differs from Z_mean.csv")
+	}
+	sdW := readNpy(t, filepath.Join(out, "W_sd.npy"), m, k)
+	readNpy(t, filepath.Join(out, "Z_sd.npy"), k, n)
+	for i, s := range sdW {
+		if !(s > 0) {
+			t.Fatalf("W_sd[%d] = %v, want positive", i, s)
+		}
+	}
+
+	// Reorder the truth to the outputs' rows and columns.
+	rowOf := idIndex(p.rowIDs)
+	colOf := idIndex(p.colIDs)
+	truthW := mat.NewDense(m, k, nil)
+	for i, id := range rowIDs {
+		truthW.SetRow(i, mat.Row(nil, rowOf[id], p.w))
+	}
+	truthZ := mat.NewDense(k, n, nil)
+	for j, id := range colIDs {
+		truthZ.SetCol(j, mat.Col(nil, colOf[id], p.z))
+	}
+	var truth mat.Dense
+	truth.Mul(truthW, truthZ)
+
+	// The posterior predictive mean of every entry, from the model file's
+	// samples, against the noise-free truth. Its error comes from the
+	// noise: about noise * sqrt(K (M + N) / |observed|) = 0.1 * sqrt(330 /
+	// ~1600) = 0.045 RMS; 3 times that allows for the posterior's own
+	// spread and the sampling error of 100 samples. Entries have an RMS of
+	// about 3.5, so 0.14 is within 4%.
+	model, err := readModel(filepath.Join(out, modelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if model.Samples != 100 || model.Rows != m || model.Cols != n || model.Rank != k {
+		t.Fatalf("model: %d samples of %d x %d at rank %d", model.Samples, model.Rows, model.Cols, model.Rank)
+	}
+	var ss float64
+	mu := make([]float64, model.Samples)
+	for i := range m {
+		for j := range n {
+			d := model.predictEntry(i, j, 0.9, mu).Mean - truth.At(i, j)
+			ss += d * d
+		}
+	}
+	rmse := math.Sqrt(ss / (m * n))
+	if rmse > 3*noise*math.Sqrt(float64(k*(m+n))/float64(p.observed)) {
+		t.Errorf("RMS error of the predictive means against the truth %.4f, want below %.4f", rmse, 3*noise*math.Sqrt(float64(k*(m+n))/float64(p.observed)))
+	} else {
+		t.Logf("RMS error of the predictive means %.4f (noise %v)", rmse, noise)
+	}
+	// The column spaces: each true factor lies in the span of the
+	// posterior means, up to the same relative error (0.14 / 3.5 = 4%,
+	// doubled because a factor's error is not averaged over K of them).
+	if r := projectionResidual(t, mat.NewDense(m, k, wMean), truthW); r > 0.08 {
+		t.Errorf("the columns of the true W lie %.3f (relative) outside the span of W_mean, want below 0.08", r)
+	}
+	if r := projectionResidual(t, mat.NewDense(n, k, zMean), mat.DenseCopyOf(truthZ.T())); r > 0.08 {
+		t.Errorf("the rows of the true Z lie %.3f (relative) outside the span of Z_mean, want below 0.08", r)
+	}
+
+	// summary.json, manifest.json and trace.png read back.
+	var sum fitSummary
+	readJSON(t, filepath.Join(out, "summary.json"), &sum)
+	if sum.Data.Rows != m || sum.Data.Observed != p.observed || sum.Diagnostics == nil || sum.Diagnostics.Chains != 2 || len(sum.Permutations) != 2 {
+		t.Errorf("summary.json: %+v", sum)
+	}
+	// sigma^2 is the noise variance 0.01 plus what the fit misses of the
+	// truth, whose mean square on all entries is rmse^2 (less on the
+	// training entries); 20% either way allows for its posterior spread
+	// with ~1600 entries (sd about sqrt(2/1600) = 3.5% of it).
+	if lo, hi := 0.8*noise*noise, 1.2*(noise*noise+rmse*rmse); sum.Sigma2.Mean < lo || sum.Sigma2.Mean > hi ||
+		!(sum.Sigma2.Q025 < sum.Sigma2.Median && sum.Sigma2.Median < sum.Sigma2.Q975) {
+		t.Errorf("sigma^2 summary %+v, want a mean in [%.4g, %.4g]", sum.Sigma2, lo, hi)
+	}
+	var man fitManifest
+	readJSON(t, filepath.Join(out, "manifest.json"), &man)
+	digest := sha256.Sum256(mustRead(t, p.path))
+	if man.Data.SHA256 != hex.EncodeToString(digest[:]) || man.Data.Format != "triplets" || man.Settings.Chains != 2 || man.Settings.BurnIn != 240 || man.Model != "GRRN" {
+		t.Errorf("manifest.json: %+v", man)
+	}
+	img, err := png.Decode(bytes.NewReader(mustRead(t, filepath.Join(out, "trace.png"))))
+	if err != nil {
+		t.Fatalf("trace.png: %v", err)
+	}
+	if img.Bounds().Dx() < 1000 {
+		t.Errorf("trace.png is %d pixels wide", img.Bounds().Dx())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the output's parent holds %d entries, want the data and the output (no temporary directory left)", len(entries))
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(mustRead(t, path)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+}
+
+// TestFitSameOutputsForAnyWorkers checks that equal seeds give
+// byte-identical output directories for any number of workers.
+func TestFitSameOutputsForAnyWorkers(t *testing.T) {
+	dir := t.TempDir()
+	p := newPlanted(t, dir, 30, 25, 2, 0.5, 0.2, 1, 2)
+	var outs []string
+	for _, workers := range []string{"1", "3"} {
+		out := filepath.Join(dir, "w"+workers)
+		fitCLI(t, "--rank", "2", "--chains", "3", "--sweeps", "40", "--samples", "30", "--holdout", "0.1", "--seed", "9", "--workers", workers, "--out", out, p.path)
+		outs = append(outs, out)
+	}
+	entries, err := os.ReadDir(outs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 14 {
+		t.Errorf("%d files written, want 14", len(entries))
+	}
+	for _, e := range entries {
+		a := mustRead(t, filepath.Join(outs[0], e.Name()))
+		b := mustRead(t, filepath.Join(outs[1], e.Name()))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between 1 and 3 workers", e.Name())
+		}
+	}
+}
+
+// TestFitStandardize fits a matrix and the same matrix times 1024 (a
+// power of two, so that every scaled value and moment is exact) with
+// --standardize: the two fits sample identical chains, and every output
+// of the second is the first's in its units: W times 1024, Z unchanged,
+// sigma^2 times 1024^2, predictions times 1024. Without --standardize,
+// the scaled data draws the scale warning.
+func TestFitStandardize(t *testing.T) {
+	dir := t.TempDir()
+	a := newPlanted(t, dir, 20, 30, 2, 0.5, 0.2, 1, 3)
+	b := newPlanted(t, dir, 20, 30, 2, 0.5, 0.2, 1024, 3)
+	args := []string{"--rank", "2", "--chains", "2", "--sweeps", "30", "--workers", "1", "--standardize"}
+	outA, outB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	_, errA := fitCLI(t, append(args, "--out", outA, a.path)...)
+	_, errB := fitCLI(t, append(args, "--out", outB, b.path)...)
+	for _, e := range []string{errA, errB} {
+		if !strings.Contains(e, "standardized: divided by") || strings.Contains(e, "warning") {
+			t.Errorf("stderr %q: want the scale, and no warning", e)
+		}
+	}
+	check := func(name string, f float64) {
+		t.Helper()
+		x, y := readNpy(t, filepath.Join(outA, name), dimsOf(t, filepath.Join(outA, name))...), readNpy(t, filepath.Join(outB, name), dimsOf(t, filepath.Join(outB, name))...)
+		for i := range x {
+			if x[i]*f != y[i] {
+				t.Fatalf("%s[%d]: %v on the scaled data, want %v times %v exactly", name, i, y[i], x[i], f)
+			}
+		}
+	}
+	check("W_mean.npy", 1024)
+	check("W_sd.npy", 1024)
+	check("Z_mean.npy", 1)
+	check("Z_sd.npy", 1)
+	ma, err := readModel(filepath.Join(outA, modelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := readModel(filepath.Join(outB, modelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range ma.Sigma2 {
+		if ma.Sigma2[s]*1024*1024 != mb.Sigma2[s] {
+			t.Fatalf("sigma^2 sample %d: %v, want %v times 1024^2", s, mb.Sigma2[s], ma.Sigma2[s])
+		}
+	}
+	pairs := [][2]int{{0, 0}, {3, 7}, {19, 29}}
+	pa, pb := ma.predictPairs(pairs, 0.9), mb.predictPairs(pairs, 0.9)
+	for i := range pairs {
+		// The means and sds are exact; the interval ends come from an
+		// iterative search whose stopping test is relative, accurate to
+		// DefaultTol of the sd, far above 1e-9 of it.
+		x, y := pa[i], pb[i]
+		if x.Mean*1024 != y.Mean || math.Abs(x.SD*1024-y.SD) > 1e-12*y.SD ||
+			math.Abs(x.Lower*1024-y.Lower) > 1e-6*y.SD || math.Abs(x.Upper*1024-y.Upper) > 1e-6*y.SD {
+			t.Errorf("pair %v: %+v on the scaled data, want 1024 times %+v", pairs[i], y, x)
+		}
+	}
+	_, errC := fitCLI(t, "--rank", "2", "--chains", "1", "--sweeps", "10", "--out", filepath.Join(dir, "c"), b.path)
+	if !strings.Contains(errC, "warning: the data's values have mean") || !strings.Contains(errC, "--standardize") {
+		t.Errorf("no scale warning for values of about 2,000 without --standardize:\n%s", errC)
+	}
+}
+
+// dimsOf returns the shape in the header of the .npy file at path.
+func dimsOf(t *testing.T, path string) []int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := npy.ReadHeader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.Shape
+}

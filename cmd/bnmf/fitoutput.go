@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
+	"github.com/bnmf-lab/bnmf/internal/npy"
+	"github.com/bnmf-lab/bnmf/report"
+)
+
+// fitResult is everything a fit writes.
+type fitResult struct {
+	opts     fitOptions
+	src      *fitSource
+	prob     *fitProblem
+	model    string
+	hyper    map[string]any
+	chains   *bnmf.Chains
+	post     *posterior
+	versions experiments.Versions
+
+	summary fitSummary
+}
+
+// fittedModel returns the model file's content.
+func (res *fitResult) fittedModel() *fittedModel {
+	r, p := res.prob.ratings, res.post
+	m := &fittedModel{
+		modelHeader: modelHeader{
+			Model: res.model, Rank: p.k, Rows: p.m, Cols: p.n, Samples: len(p.SamplesW),
+			Chains: len(res.chains.Results), Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
+		},
+		W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
+	}
+	m.ObservedPtr = make([]int64, r.Rows+1)
+	m.ObservedCol = make([]int32, len(r.Entries))
+	for i, e := range r.Entries { // sorted by row, then column
+		m.ObservedPtr[e.Row+1]++
+		m.ObservedCol[i] = int32(e.Col)
+	}
+	for i := range r.Rows {
+		m.ObservedPtr[i+1] += m.ObservedPtr[i]
+	}
+	return m
+}
+
+// writeFitDir writes every output into a temporary directory beside dir
+// and renames it to dir at the end (replacing dir with force), so that dir
+// never holds a partial fit. A cancelled ctx before the rename discards
+// the temporary directory.
+func writeFitDir(ctx context.Context, dir string, force bool, res *fitResult) (err error) {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(tmp) // best effort: the error says what failed
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := res.writeFiles(tmp); err != nil {
+		return err
+	}
+	if err := atomicfile.SyncDir(tmp); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted; nothing was written to %s", dir)
+	}
+	// Replace dir: an empty one is removed, a full one (with --force,
+	// checked before sampling) moved aside and removed after the rename.
+	var old string
+	if entries, rerr := os.ReadDir(dir); rerr == nil {
+		if len(entries) > 0 && !force {
+			return fmt.Errorf("--out %s was filled while fitting; the outputs are left out", dir)
+		}
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			_ = os.Rename(old, dir) // put the old outputs back; the error says what failed
+		}
+		return err
+	}
+	if old != "" {
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Errorf("removing the replaced outputs: %w", err)
+		}
+	}
+	return atomicfile.SyncDir(parent)
+}
+
+// writeFiles writes every output file into dir.
+func (res *fitResult) writeFiles(dir string) error {
+	p, r := res.post, res.prob.ratings
+	k := p.k
+	zT := func(x []float64) []float64 { return transpose(x, p.n, k) }
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"W_mean.csv", func(w io.Writer) error { return writeFactorCSV(w, "row_id", r.RowIDs, p.MeanW, k) }},
+		{"W_sd.csv", func(w io.Writer) error { return writeFactorCSV(w, "row_id", r.RowIDs, p.SDW, k) }},
+		{"Z_mean.csv", func(w io.Writer) error { return writeFactorCSV(w, "col_id", r.ColIDs, p.MeanZ, k) }},
+		{"Z_sd.csv", func(w io.Writer) error { return writeFactorCSV(w, "col_id", r.ColIDs, p.SDZ, k) }},
+		{"W_mean.npy", func(w io.Writer) error { return npy.Write(w, []int{p.m, k}, p.MeanW) }},
+		{"W_sd.npy", func(w io.Writer) error { return npy.Write(w, []int{p.m, k}, p.SDW) }},
+		{"Z_mean.npy", func(w io.Writer) error { return npy.Write(w, []int{k, p.n}, zT(p.MeanZ)) }},
+		{"Z_sd.npy", func(w io.Writer) error { return npy.Write(w, []int{k, p.n}, zT(p.SDZ)) }},
+		{"row_ids.txt", func(w io.Writer) error { return writeLines(w, r.RowIDs) }},
+		{"col_ids.txt", func(w io.Writer) error { return writeLines(w, r.ColIDs) }},
+		{"summary.json", func(w io.Writer) error { return writeJSON(w, res.summary) }},
+		{"manifest.json", func(w io.Writer) error { return writeJSON(w, res.manifest()) }},
+		{"trace.png", res.writeTrace},
+		{modelFile, func(w io.Writer) error { return writeModel(w, res.fittedModel()) }},
+	}
+	for _, f := range files {
+		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile creates path, writes it with write and syncs it.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// writeFactorCSV writes a factor matrix (a row of k values per id) with a
+// header "<idName>,factor_1,...,factor_k". Numbers are written in the
+// shortest form that reads back exactly.
+func writeFactorCSV(w io.Writer, idName string, ids []string, x []float64, k int) error {
+	cw := csv.NewWriter(w)
+	rec := make([]string, k+1)
+	rec[0] = idName
+	for j := range k {
+		rec[j+1] = "factor_" + strconv.Itoa(j+1)
+	}
+	if err := cw.Write(rec); err != nil {
+		return err
+	}
+	for i, id := range ids {
+		rec[0] = id
+		for j := range k {
+			rec[j+1] = strconv.FormatFloat(x[i*k+j], 'g', -1, 64)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeLines writes one string a line.
+func writeLines(w io.Writer, lines []string) error {
+	for _, l := range lines {
+		if _, err := io.WriteString(w, l+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// writeTrace draws every chain's train MSE, sigma^2 and log-likelihood
+// against the sweep, in the data's units.
+func (res *fitResult) writeTrace(w io.Writer) error {
+	s, n := res.prob.scale, float64(res.prob.train.Len())
+	traces := []report.Trace{{Name: "train MSE"}, {Name: "sigma^2"}, {Name: "log-likelihood"}}
+	for _, r := range res.chains.Results {
+		mse := make([]float64, len(r.Trace))
+		sigma2 := make([]float64, len(r.Trace))
+		ll := make([]float64, len(r.Trace))
+		for i, st := range r.Trace {
+			mse[i], sigma2[i], ll[i] = st.TrainMSE*s*s, st.Sigma2*s*s, st.LogLikelihood-n*math.Log(s)
+		}
+		traces[0].Chains = append(traces[0].Chains, mse)
+		traces[1].Chains = append(traces[1].Chains, sigma2)
+		traces[2].Chains = append(traces[2].Chains, ll)
+	}
+	title := fmt.Sprintf("%s, K = %d, on %s: %d chains", res.model, res.post.k, res.prob.ratings.Name, len(res.chains.Results))
+	f, err := report.TraceFigure(title, traces, res.chains.Results[0].Settings.BurnIn)
+	if err != nil {
+		return err
+	}
+	return f.WritePNG(w)
+}

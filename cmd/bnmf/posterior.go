@@ -1,0 +1,235 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+)
+
+// drawCollector is the bnmf.DrawRecorder of a fit: per chain, it keeps
+// the running mean and variance (Welford 1962) of every entry of W and Z
+// over all kept sweeps, and copies of the few sweeps that the model file
+// stores. Memory: 2 (M + N) K float64s per chain for the moments, plus
+// (M + N) K + 1 per stored sample.
+type drawCollector struct {
+	m, n, k int
+	// store lists, in increasing order, which of a chain's kept draws
+	// (counted from 0) are stored as samples.
+	store  []int
+	chains []*chainMoments
+}
+
+// chainMoments accumulates one chain's draws.
+type chainMoments struct {
+	count                    int
+	meanW, m2W, meanZ, m2Z   []float64 // W is M x K, Z transposed N x K
+	samplesW, samplesZ       [][]float64
+	samplesSigma2, allSigma2 []float64
+}
+
+// newDrawCollector returns a collector for chains chains that keep kept
+// draws each, of an m x n matrix at rank k, storing at most maxSamples
+// samples over all chains: the same number from each chain, evenly
+// spaced over its kept draws and ending at its last.
+func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
+	per := max(1, min(kept, maxSamples/chains))
+	store := make([]int, per)
+	for i := range store {
+		store[i] = (i+1)*kept/per - 1
+	}
+	c := &drawCollector{m: m, n: n, k: k, store: store, chains: make([]*chainMoments, chains)}
+	for i := range c.chains {
+		c.chains[i] = &chainMoments{
+			meanW: make([]float64, m*k), m2W: make([]float64, m*k),
+			meanZ: make([]float64, n*k), m2Z: make([]float64, n*k),
+		}
+	}
+	return c
+}
+
+// RecordDraw implements bnmf.DrawRecorder.
+func (c *drawCollector) RecordDraw(d bnmf.Draw) error {
+	if d.Chain < 0 || d.Chain >= len(c.chains) || len(d.W) != c.m*c.k || len(d.Zt) != c.n*c.k {
+		return fmt.Errorf("a draw of chain %d with %d and %d factor entries does not fit %d chains of a %d x %d matrix at rank %d",
+			d.Chain, len(d.W), len(d.Zt), len(c.chains), c.m, c.n, c.k)
+	}
+	ch := c.chains[d.Chain]
+	idx := ch.count
+	ch.count++
+	welford(ch.meanW, ch.m2W, d.W, ch.count)
+	welford(ch.meanZ, ch.m2Z, d.Zt, ch.count)
+	ch.allSigma2 = append(ch.allSigma2, d.Sigma2)
+	if _, ok := slices.BinarySearch(c.store, idx); ok {
+		ch.samplesW = append(ch.samplesW, slices.Clone(d.W))
+		ch.samplesZ = append(ch.samplesZ, slices.Clone(d.Zt))
+		ch.samplesSigma2 = append(ch.samplesSigma2, d.Sigma2)
+	}
+	return nil
+}
+
+// welford folds the n-th draw x into the running means and sums of
+// squared deviations.
+func welford(mean, m2, x []float64, n int) {
+	inv := 1 / float64(n)
+	for i, v := range x {
+		d := v - mean[i]
+		mean[i] += d * inv
+		m2[i] += d * (v - mean[i])
+	}
+}
+
+// posterior is the pooled posterior of a fit, in the data's units.
+type posterior struct {
+	m, n, k int
+	// MeanW, SDW (M x K) and MeanZ, SDZ (N x K: Z transposed) are the
+	// posterior means and standard deviations over every kept draw of
+	// every chain, after the chains' factors were matched (see pool).
+	MeanW, SDW, MeanZ, SDZ []float64
+	// SamplesW (M x K each), SamplesZ (N x K each, Z transposed) and
+	// SamplesSigma2 are the stored samples, chain by chain.
+	SamplesW, SamplesZ [][]float64
+	SamplesSigma2      []float64
+	// Sigma2 holds sigma^2 at every kept draw of every chain.
+	Sigma2 []float64
+	// Permutations[c][k] is the factor of chain c that was matched to
+	// factor k of chain 0.
+	Permutations [][]int
+}
+
+// pool combines the chains' moments and samples. The posterior of NMF is
+// unchanged when the K factors are permuted, so chains started apart
+// settle on different orders; averaging them factor by factor would mix
+// unrelated factors. Each chain's factors are therefore first matched to
+// chain 0's by the assignment that maximises the summed cosine
+// similarities of the posterior-mean columns of W and rows of Z
+// (assignment). The pooled variance is the mean of the chains' variances
+// plus the variance of their means (law of total variance; every chain
+// has as many draws). Each factor's scale is not identified either
+// (w_k c and z_k / c fit equally well), and only the prior pins it, so
+// the standard deviations include any disagreement in scale between
+// chains.
+func (c *drawCollector) pool() *posterior {
+	k := c.k
+	p := &posterior{m: c.m, n: c.n, k: k}
+	first := c.chains[0]
+	for ci, ch := range c.chains {
+		perm := identity(k)
+		if ci > 0 {
+			perm = matchFactors(first, ch, k)
+			permuteColumns(ch.meanW, perm, k)
+			permuteColumns(ch.m2W, perm, k)
+			permuteColumns(ch.meanZ, perm, k)
+			permuteColumns(ch.m2Z, perm, k)
+			for s := range ch.samplesW {
+				permuteColumns(ch.samplesW[s], perm, k)
+				permuteColumns(ch.samplesZ[s], perm, k)
+			}
+		}
+		p.Permutations = append(p.Permutations, perm)
+		p.SamplesW = append(p.SamplesW, ch.samplesW...)
+		p.SamplesZ = append(p.SamplesZ, ch.samplesZ...)
+		p.SamplesSigma2 = append(p.SamplesSigma2, ch.samplesSigma2...)
+		p.Sigma2 = append(p.Sigma2, ch.allSigma2...)
+	}
+	p.MeanW, p.SDW = poolMoments(c.chains, func(ch *chainMoments) ([]float64, []float64) { return ch.meanW, ch.m2W })
+	p.MeanZ, p.SDZ = poolMoments(c.chains, func(ch *chainMoments) ([]float64, []float64) { return ch.meanZ, ch.m2Z })
+	return p
+}
+
+// poolMoments returns the pooled means and standard deviations of the
+// chains' moments of one factor matrix.
+func poolMoments(chains []*chainMoments, of func(*chainMoments) (mean, m2 []float64)) (mean, sd []float64) {
+	m0, _ := of(chains[0])
+	mean = make([]float64, len(m0))
+	sd = make([]float64, len(m0))
+	inv := 1 / float64(len(chains))
+	for _, ch := range chains {
+		cm, m2 := of(ch)
+		for i := range mean {
+			mean[i] += cm[i] * inv
+			sd[i] += m2[i] / float64(ch.count) * inv
+		}
+	}
+	for _, ch := range chains {
+		cm, _ := of(ch)
+		for i := range mean {
+			d := cm[i] - mean[i]
+			sd[i] += d * d * inv
+		}
+	}
+	for i, v := range sd {
+		sd[i] = math.Sqrt(v)
+	}
+	return mean, sd
+}
+
+// matchFactors returns the permutation perm such that factor perm[k] of
+// ch best matches factor k of ref (see pool).
+func matchFactors(ref, ch *chainMoments, k int) []int {
+	cost := make([]float64, k*k)
+	for a := range k {
+		for b := range k {
+			cost[a*k+b] = -cosineColumns(ref.meanW, ch.meanW, a, b, k) - cosineColumns(ref.meanZ, ch.meanZ, a, b, k)
+		}
+	}
+	return assignment(cost, k)
+}
+
+// cosineColumns returns the cosine similarity of column a of x and column
+// b of y, both row-major with k columns; 0 when either is zero.
+func cosineColumns(x, y []float64, a, b, k int) float64 {
+	var xy, xx, yy float64
+	for i := a; i < len(x); i += k {
+		u, v := x[i], y[i-a+b]
+		xy += u * v
+		xx += u * u
+		yy += v * v
+	}
+	if xx == 0 || yy == 0 {
+		return 0
+	}
+	return xy / math.Sqrt(xx*yy)
+}
+
+// permuteColumns reorders the k columns of the row-major x so that the
+// new column j is the old column perm[j].
+func permuteColumns(x []float64, perm []int, k int) {
+	row := make([]float64, k)
+	for i := 0; i < len(x); i += k {
+		for j, from := range perm {
+			row[j] = x[i+from]
+		}
+		copy(x[i:i+k], row)
+	}
+}
+
+func identity(k int) []int {
+	p := make([]int, k)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// rescale maps a posterior of values divided by scale back to the
+// values' units: W, its standard deviations and samples times scale (Z
+// keeps its scale), sigma^2 times scale^2.
+func (p *posterior) rescale(scale float64) {
+	if scale == 1 {
+		return
+	}
+	mul := func(xs []float64, f float64) {
+		for i := range xs {
+			xs[i] *= f
+		}
+	}
+	mul(p.MeanW, scale)
+	mul(p.SDW, scale)
+	for _, w := range p.SamplesW {
+		mul(w, scale)
+	}
+	mul(p.SamplesSigma2, scale*scale)
+	mul(p.Sigma2, scale*scale)
+}
