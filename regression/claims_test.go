@@ -389,30 +389,30 @@ func TestClaimsML1MSparsity(t *testing.T) {
 func varOverMSEClean(m *experiments.Metrics) float64 { return m.VarOverMSEClean }
 
 // TestClaimsML1MNoise checks what results/README.md says of the noise
-// study on MovieLens 1M, which has at least 7 repeats of every setting.
+// study on MovieLens 1M, which has all 10 repeats of every setting.
 func TestClaimsML1MNoise(t *testing.T) {
 	st := committedStudy(t, "ml1m-noise")
 	means, n := settingMeans(st, varOverMSE)
 	clean, _ := settingMeans(st, varOverMSEClean)
-	requireRepeats(t, st, n, 7)
+	requireRepeats(t, st, n, 10)
 	k := st.Manifest.Ranks[0]
 	ratios := st.Manifest.NoiseRatios
 	for i, x := range ratios {
-		// GRRN has the highest var/MSE, 15% to 25% above the better of
-		// GTT and GTTN (two digits), which are within 13% of each other.
+		// GRRN has the highest var/MSE, 14% to 21% above the better of
+		// GTT and GTTN (two digits), which are within 11% of each other.
 		if best := argmin(negated(means), paperModels, k, x); best != "GRRN" {
 			t.Errorf("ratio %g: highest var/MSE is %s's, not GRRN's", x, best)
 		}
 		gtt, gttn := means[setting{"GTT", k, x}], means[setting{"GTTN", k, x}]
-		if r := means[setting{"GRRN", k, x}] / max(gtt, gttn); r < 1.145 || r >= 1.255 {
-			t.Errorf("ratio %g: GRRN is %.4f times the better of GTT and GTTN, not 15%% to 25%% above", x, r)
+		if r := means[setting{"GRRN", k, x}] / max(gtt, gttn); r < 1.135 || r >= 1.215 {
+			t.Errorf("ratio %g: GRRN is %.4f times the better of GTT and GTTN, not 14%% to 21%% above", x, r)
 		}
-		if r := max(gtt, gttn) / min(gtt, gttn); r >= 1.13 {
-			t.Errorf("ratio %g: GTT and GTTN differ by a factor %.4f, not within 13%%", x, r)
+		if r := max(gtt, gttn) / min(gtt, gttn); r >= 1.11 {
+			t.Errorf("ratio %g: GTT and GTTN differ by a factor %.4f, not within 11%%", x, r)
 		}
-		// GEE is the lowest up to ratio 5, NMF at ratio 10.
+		// GEE is the lowest up to ratio 2, NMF at ratios 5 and 10.
 		want := "GEE"
-		if x == 10 {
+		if x >= 5 {
 			want = nmf
 		}
 		if worst := argmin(means, paperModels, k, x); worst != want {
@@ -433,11 +433,11 @@ func TestClaimsML1MNoise(t *testing.T) {
 		}
 	}
 	// At ratio 10 every other model's var/MSE against the clean values is
-	// 0.39 or below.
+	// 0.40 or below.
 	last := ratios[len(ratios)-1]
 	for _, m := range []string{"GEE", "GTT", "GTTN", nmf} {
-		if c := clean[setting{m, k, last}]; c >= 0.395 {
-			t.Errorf("ratio %g: %s's var/MSE against the clean values is %.4g, not 0.39 or below", last, m, c)
+		if c := clean[setting{m, k, last}]; c >= 0.405 {
+			t.Errorf("ratio %g: %s's var/MSE against the clean values is %.4g, not 0.40 or below", last, m, c)
 		}
 	}
 }
@@ -503,9 +503,10 @@ func axisOf(st *experiments.Study) experiments.Axis {
 // on, GRRN beating it only at 93% (every K) and 94% (K = 20, 40, 50), and
 // in the noise study only up to ratio 0.1; on MovieLens 1M GRRN beats it
 // in all 12 settings, by 11% at 96% and K = 20 down to under 1% at 98%
-// and K >= 40.
+// and K >= 40, and in its noise study up to ratio 0.5 (no other model at
+// any ratio).
 func TestClaimsBaselines(t *testing.T) {
-	for _, name := range []string{"ml100k-sparsity", "ml1m-sparsity", "ml100k-noise"} {
+	for _, name := range []string{"ml100k-sparsity", "ml1m-sparsity", "ml100k-noise", "ml1m-noise"} {
 		st := committedStudy(t, name)
 		means, n := settingMeans(st, testMSE)
 		requireRepeats(t, st, n, 10)
@@ -547,6 +548,10 @@ func TestClaimsBaselines(t *testing.T) {
 					// standard error of at most 0.1%.
 					if skill-4*se <= 0 {
 						t.Errorf("%s x=%g K=%d: GRRN's skill %.4f ± %.4f is not clear of 0", name, x, k, skill, se)
+					}
+				case "ml1m-noise":
+					if want := x <= 0.5; want != slices.Contains(beat, "GRRN") || len(beat) > 1 || (len(beat) == 1 && beat[0] != "GRRN") {
+						t.Errorf("%s ratio %g: %v beat Bias (GRRN/Bias %.4f)", name, x, beat, ratio)
 					}
 				case "ml100k-noise":
 					if want := x <= 0.1; want != slices.Contains(beat, "GRRN") || len(beat) > 1 || (len(beat) == 1 && beat[0] != "GRRN") {
