@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/bnmf-lab/bnmf/internal/numpytest"
 	"io"
 	"math"
 	"os"
@@ -231,34 +232,11 @@ func TestPredictErrors(t *testing.T) {
 	}
 }
 
-// pythonWithNumpy returns a Python interpreter that can import numpy:
-// $BNMF_PYTHON if set, else python3 on the PATH, else /usr/bin/python3
-// (where a distribution's python3-numpy installs). The tests that need it
-// are skipped when there is none; CI has none.
-func pythonWithNumpy(t *testing.T) string {
-	t.Helper()
-	candidates := []string{"python3", "/usr/bin/python3"}
-	if p := os.Getenv("BNMF_PYTHON"); p != "" {
-		candidates = []string{p}
-	}
-	for _, c := range candidates {
-		path, err := exec.LookPath(c)
-		if err != nil {
-			continue
-		}
-		if exec.Command(path, "-c", "import numpy").Run() == nil {
-			return path
-		}
-	}
-	t.Skip("no python3 with numpy (set BNMF_PYTHON)")
-	return ""
-}
-
 // TestFitOutputsLoadInNumpy loads a fit's .npy files and model.npz with
 // numpy, as the README shows, and compares what numpy computes from them
 // with the same numbers in Go. Skipped without numpy.
 func TestFitOutputsLoadInNumpy(t *testing.T) {
-	py := pythonWithNumpy(t)
+	py := numpytest.Python(t)
 	dir := t.TempDir()
 	p := newPlanted(t, dir, 12, 9, 2, 0.6, 0.2, 1, 7)
 	out := filepath.Join(dir, "fit")

@@ -2,40 +2,18 @@ package npy
 
 import (
 	"bytes"
+	"github.com/bnmf-lab/bnmf/internal/numpytest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 )
 
-// pythonWithNumpy returns a Python interpreter that can import numpy:
-// $BNMF_PYTHON if set, else python3 on the PATH, else /usr/bin/python3
-// (where a distribution's python3-numpy installs). The test that needs it
-// is skipped when there is none; CI has none.
-func pythonWithNumpy(t *testing.T) string {
-	t.Helper()
-	candidates := []string{"python3", "/usr/bin/python3"}
-	if p := os.Getenv("BNMF_PYTHON"); p != "" {
-		candidates = []string{p}
-	}
-	for _, c := range candidates {
-		path, err := exec.LookPath(c)
-		if err != nil {
-			continue
-		}
-		if exec.Command(path, "-c", "import numpy").Run() == nil {
-			return path
-		}
-	}
-	t.Skip("no python3 with numpy (set BNMF_PYTHON)")
-	return ""
-}
-
 // TestNumpyReadsAndWritesTheSameBytes has numpy.save write arrays and
 // checks that Write writes the same bytes, and that numpy.load reads
 // Write's files back to the same values.
 func TestNumpyReadsAndWritesTheSameBytes(t *testing.T) {
-	py := pythonWithNumpy(t)
+	py := numpytest.Python(t)
 	dir := t.TempDir()
 	script := `
 import numpy as np, sys
