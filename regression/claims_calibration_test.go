@@ -98,3 +98,48 @@ func TestClaimsCalibration(t *testing.T) {
 		t.Errorf("GRRN has the best log density in %d settings and the best CRPS in %d, not 18 and 19", bestLD, bestCRPS)
 	}
 }
+
+// TestClaimsCalibrationNoise checks what results/README.md says of the
+// scored noise study (ml100k-scores-noise): its cells equal the committed
+// ml100k-noise records, every prior's 90% intervals cover 88.8% to 90.1%
+// of the noisy held-out values at every ratio (mean over repeats), and at
+// ratio 10 GRRN's cover all of the clean values.
+func TestClaimsCalibrationNoise(t *testing.T) {
+	sc := committedStudy(t, "ml100k-scores-noise")
+	single := committedStudy(t, "ml100k-noise")
+	byKey := make(map[string]*experiments.Record, len(single.Records))
+	for i := range single.Records {
+		byKey[single.Records[i].Cell.Key()] = &single.Records[i]
+	}
+	cov := make(map[setting][]float64)
+	clean := make(map[setting][]float64)
+	for i := range sc.Records {
+		r := &sc.Records[i]
+		one := byKey[r.Cell.Key()]
+		a, b := r.Metrics, one.Metrics
+		a.SecondsPerSweep, b.SecondsPerSweep = 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s differs from the committed ml100k-noise record", r.Cell.Key())
+		}
+		if p := r.Predictive; p != nil {
+			s := setting{r.Cell.Model, r.Cell.Rank, r.Cell.NoiseRatio}
+			cov[s] = append(cov[s], p.Test.Coverage[2])
+			clean[s] = append(clean[s], p.Clean.Coverage[2])
+		}
+	}
+	mean := func(xs []float64) float64 {
+		var s float64
+		for _, x := range xs {
+			s += x
+		}
+		return s / float64(len(xs))
+	}
+	for s, xs := range cov {
+		if c := mean(xs); c < 0.8875 || c > 0.9015 {
+			t.Errorf("%v: 90%% coverage %.4f of the noisy values, not within 88.8%% to 90.1%%", s, c)
+		}
+	}
+	if c := mean(clean[setting{"GRRN", 50, 10}]); c < 0.9995 {
+		t.Errorf("GRRN at ratio 10 covers %.4f of the clean values, not all", c)
+	}
+}
