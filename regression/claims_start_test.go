@@ -17,18 +17,18 @@ import (
 //     the first sweep, where the conditional start puts it near 1e5 to
 //     1e7 at K = 40 and 50);
 //   - GEE at 98% and K = 40 is no longer stuck (held-out MSE between 20
-//     and 60 instead of 32,471);
+//     and 60 instead of about 32,000);
 //   - at 98% and K = 50, GEE, GTT and GTTN drift into the stuck state all
 //     the same, GEE's chains into the very state of the conditional start
 //     (the same held-out MSE to within a millionth);
 //   - every other cell's held-out MSE is close to the conditional
 //     start's (see TestClaimsStart).
 func TestClaimsStart(t *testing.T) {
-	// Started from its prior, every other cell is within 3% of the
-	// conditional start; started at the data's variance, within 7% (GEE at
-	// K = 20 and 98% is 6.8% lower).
-	checkStart(t, "ml100k-start-prior", 0.03)
-	checkStart(t, "ml100k-start-data-variance", 0.07)
+	// Every other cell is within 3% of the conditional start, but for GEE
+	// at K = 20 and 98%, which is up to 6.4% (prior) and 8.4% (data
+	// variance) lower.
+	checkStart(t, "ml100k-start-prior", 0.065)
+	checkStart(t, "ml100k-start-data-variance", 0.085)
 }
 
 // checkStart checks the study of one start against the conditional
@@ -69,8 +69,12 @@ func checkStart(t *testing.T, name string, tol float64) {
 			if r.Cell.Model == "GEE" && math.Abs(ratio-1) > 1e-6 {
 				t.Errorf("%s: held-out MSE %v, the conditional start's %v", key, r.Metrics.TestMSE, c.Metrics.TestMSE)
 			}
+		case f == 0.98 && k == 20 && r.Cell.Model == "GEE":
+			if ratio < 1-tol || ratio > 1 {
+				t.Errorf("%s: held-out MSE %.4f is %.4f times the conditional start's", key, r.Metrics.TestMSE, ratio)
+			}
 		default:
-			if ratio < 1-tol || ratio > 1+tol {
+			if ratio < 0.97 || ratio > 1.03 {
 				t.Errorf("%s: held-out MSE %.4f is %.4f times the conditional start's", key, r.Metrics.TestMSE, ratio)
 			}
 		}
