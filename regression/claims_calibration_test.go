@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // TestClaimsCalibration checks what results/README.md says of the
@@ -25,10 +23,7 @@ import (
 func TestClaimsCalibration(t *testing.T) {
 	sc := committedStudy(t, "ml100k-scores-sparsity")
 	single := committedStudy(t, "ml100k-sparsity")
-	byKey := make(map[string]*experiments.Record, len(single.Records))
-	for i := range single.Records {
-		byKey[single.Records[i].Cell.Key()] = &single.Records[i]
-	}
+	byKey := recordsByKey(single)
 	type agg struct {
 		n                       int
 		cov50, cov90, cov95, ld float64
@@ -107,10 +102,7 @@ func TestClaimsCalibration(t *testing.T) {
 func TestClaimsCalibrationNoise(t *testing.T) {
 	sc := committedStudy(t, "ml100k-scores-noise")
 	single := committedStudy(t, "ml100k-noise")
-	byKey := make(map[string]*experiments.Record, len(single.Records))
-	for i := range single.Records {
-		byKey[single.Records[i].Cell.Key()] = &single.Records[i]
-	}
+	byKey := recordsByKey(single)
 	cov := make(map[setting][]float64)
 	clean := make(map[setting][]float64)
 	for i := range sc.Records {

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // TestClaimsDiagnostics checks what results/README.md says of the
@@ -22,10 +20,7 @@ import (
 func TestClaimsDiagnostics(t *testing.T) {
 	diag := committedStudy(t, "ml100k-diagnostics")
 	single := committedStudy(t, "ml100k-sparsity")
-	byKey := make(map[string]*experiments.Record, len(single.Records))
-	for i := range single.Records {
-		byKey[single.Records[i].Cell.Key()] = &single.Records[i]
-	}
+	byKey := recordsByKey(single)
 	if len(diag.Records) < 40 {
 		t.Fatalf("%d records, want at least repeat 0 of every setting (40)", len(diag.Records))
 	}

@@ -36,10 +36,7 @@ func TestClaimsStart(t *testing.T) {
 func checkStart(t *testing.T, name string, tol float64) {
 	prior := committedStudy(t, name)
 	cond := committedStudy(t, "ml100k-diagnostics")
-	byKey := make(map[string]*experiments.Record)
-	for i := range cond.Records {
-		byKey[cond.Records[i].Cell.Key()] = &cond.Records[i]
-	}
+	byKey := recordsByKey(cond)
 	if len(prior.Records) < 31 {
 		t.Fatalf("%d records, want at least repeat 0's", len(prior.Records))
 	}

@@ -567,3 +567,12 @@ func TestClaimsBaselines(t *testing.T) {
 		}
 	}
 }
+
+// recordsByKey indexes a study's records by their cell's key.
+func recordsByKey(st *experiments.Study) map[string]*experiments.Record {
+	out := make(map[string]*experiments.Record, len(st.Records))
+	for i := range st.Records {
+		out[st.Records[i].Cell.Key()] = &st.Records[i]
+	}
+	return out
+}
