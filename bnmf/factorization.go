@@ -12,6 +12,7 @@ type factorization struct {
 	resid     []float64
 	lineSS    []float64 // per-row sum of squared residuals
 	residLine lineFunc  // bound residualsOfRow, set once
+	ssLine    lineFunc  // bound squaresOfRow, set once
 }
 
 func newFactorization(data *Matrix, k int) factorization {
@@ -120,6 +121,27 @@ func (f *factorization) recomputeResiduals(p *pool, sweep int) error {
 		f.residLine = f.residualsOfRow
 	}
 	return p.run(f.residLine, len(f.lineSS), sweep, phaseOther)
+}
+
+// squaresOfRow stores the sum of squares of row i's residuals, summed in
+// the order residualsOfRow sums them.
+func (f *factorization) squaresOfRow(_ *worker, i int) error {
+	start, _, _ := f.data.RowStorage()
+	var ss float64
+	for _, r := range f.resid[start[i]:start[i+1]] {
+		ss += r * r
+	}
+	f.lineSS[i] = ss
+	return nil
+}
+
+// sumSquares refreshes the per-row sums of squared residuals on the pool,
+// for residuals that are already exact.
+func (f *factorization) sumSquares(p *pool, sweep int) error {
+	if f.ssLine == nil {
+		f.ssLine = f.squaresOfRow
+	}
+	return p.run(f.ssLine, len(f.lineSS), sweep, phaseOther)
 }
 
 // trainSS returns the sum of squared residuals, summed in row order so

@@ -83,7 +83,27 @@ func (c *gibbsChain) sweep(p *pool, s int) error {
 			return err
 		}
 	}
-	return c.updateSigma2(p, s)
+	// The update of Z left every residual exact (see exactResiduals);
+	// sigma^2 needs their sums of squares.
+	if err := c.sumSquares(p, s); err != nil {
+		return err
+	}
+	return c.drawSigma2(p, s)
+}
+
+// exactResiduals stores the residuals a_mn - w_m . z_n of the entries of
+// column n of A once z_n (x) has its new values, which with W fixed during
+// the update of Z are final for the sweep. They are computed as
+// recomputeResiduals computes them, with the same dot product of the same
+// two slices, so they are the same numbers, bit for bit; doing it here,
+// while the column's rows of W are in cache, spares a pass over the data.
+func (c *gibbsChain) exactResiduals(side *factorSide, j int, x []float64) {
+	k := c.k
+	lo, hi := side.start[j], side.start[j+1]
+	_, vals := c.data.Col(j)
+	for q, row := range side.index[lo:hi] {
+		c.resid[side.pos[lo+q]] = vals[q] - floats.Dot(c.w[int(row)*k:(int(row)+1)*k], x)
+	}
 }
 
 // updateLine samples the K entries of line i of one factor in turn from
@@ -97,8 +117,12 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	x := side.x[i*k : (i+1)*k]
 	r := wk.scratch[:n]
 	g := wk.scratch[n : n+n*k]
-	for q := 0; q < n; q++ {
-		r[q] = c.resid[side.entry(lo+q)]
+	if side.pos == nil {
+		copy(r, c.resid[lo:hi])
+	} else {
+		for q, e := range side.pos[lo:hi] {
+			r[q] = c.resid[e]
+		}
 	}
 	side.gather(g, lo, hi, k)
 	for kk := 0; kk < k; kk++ {
@@ -119,8 +143,10 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 		}
 		x[kk] = v
 	}
-	for q := 0; q < n; q++ {
-		c.resid[side.entry(lo+q)] = r[q]
+	if side.pos == nil {
+		copy(c.resid[lo:hi], r)
+	} else {
+		c.exactResiduals(side, i, x)
 	}
 	if bad := side.prior.updateLine(i, x, wk.rng); bad >= 0 {
 		return fmt.Errorf("bnmf: sweep %d: hyperparameters of %s[%d][%d] left their support (x = %g): %w",
@@ -129,13 +155,11 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	return nil
 }
 
-// updateSigma2 recomputes the residuals and samples sigma^2 from
-// InvGamma(alphaSigma + |Omega|/2, betaSigma + SS/2), the paper's Eq.
-// (posterior_grrn_sigma2) with the shape counting observed entries only.
-func (c *gibbsChain) updateSigma2(p *pool, s int) error {
-	if err := c.recomputeResiduals(p, s); err != nil {
-		return err
-	}
+// drawSigma2 samples sigma^2 from InvGamma(alphaSigma + |Omega|/2,
+// betaSigma + SS/2), the paper's Eq. (posterior_grrn_sigma2) with the shape
+// counting observed entries only, given up-to-date per-row sums of squared
+// residuals.
+func (c *gibbsChain) drawSigma2(p *pool, s int) error {
 	ss := c.trainSS()
 	wk := p.workers[0]
 	wk.pcg.Seed(streamSeed(p.seed, s, phaseSigma, 0))

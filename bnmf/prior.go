@@ -80,6 +80,9 @@ type hierarchicalPrior struct {
 	muMu, tauMu             float64
 	a, b                    float64
 	alphaLambda, betaLambda float64
+	// The conditionals' gamma shapes, A + 1/2 and AlphaLambda + 1, are
+	// fixed; their samplers are set up once.
+	tauCond, lambdaCond gammaSampler
 }
 
 func newHierarchicalPrior(lines, k int, muMu, tauMu, a, b float64) *hierarchicalPrior {
@@ -91,12 +94,16 @@ func newHierarchicalPrior(lines, k int, muMu, tauMu, a, b float64) *hierarchical
 		tauMu: tauMu,
 		a:     a,
 		b:     b,
+		// a + 0.5 as a float64 sum, as the conditional's shape has
+		// always been computed.
+		tauCond: newGammaSampler(a + 0.5),
 	}
 }
 
 func (p *hierarchicalPrior) withLambda(alpha, beta float64) *hierarchicalPrior {
 	p.lambda = make([]float64, len(p.mu))
 	p.alphaLambda, p.betaLambda = alpha, beta
+	p.lambdaCond = newGammaSampler(alpha + 1)
 	return p
 }
 
@@ -164,11 +171,11 @@ func (p *hierarchicalPrior) updateLine(i int, x []float64, rng *rand.Rand) int {
 		t := tau + p.tauMu
 		mu := (tau*xk+p.tauMu*p.muMu)/t + rng.NormFloat64()/math.Sqrt(t)
 		d := xk - mu
-		tau = gammaRand(rng, p.a+0.5, p.b+d*d/2)
+		tau = p.tauCond.rand(rng, p.b+d*d/2)
 		p.mu[e], p.tau[e] = mu, tau
 		lam := 1.0 // stands in for GTTN's absent lambda in the check
 		if p.lambda != nil {
-			lam = gammaRand(rng, p.alphaLambda+1, p.betaLambda+xk)
+			lam = p.lambdaCond.rand(rng, p.betaLambda+xk)
 			p.lambda[e] = lam
 		}
 		if !hyperInSupport(mu, tau, lam) && bad < 0 {

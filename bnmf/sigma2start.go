@@ -87,5 +87,8 @@ func (c *gibbsChain) initSigma2(p *pool) error {
 		}
 		return nil
 	}
-	return c.updateSigma2(p, 0)
+	if err := c.recomputeResiduals(p, 0); err != nil {
+		return err
+	}
+	return c.drawSigma2(p, 0)
 }
