@@ -66,9 +66,14 @@ func (s *factorSide) gather(g []float64, lo, hi, k int) {
 		o1 := s.other[int(idx[q+1])*k:][:k]
 		o2 := s.other[int(idx[q+2])*k:][:k]
 		o3 := s.other[int(idx[q+3])*k:][:k]
+		// b = kk*n + q, stepped rather than multiplied, and the stores
+		// indexed rather than sliced: 4% off a GRRN K = 50 sweep on the
+		// 100K shape (interleaved benchmark runs).
+		b := q
 		for kk := range k {
-			dst := g[kk*n+q:][:4]
-			dst[0], dst[1], dst[2], dst[3] = o0[kk], o1[kk], o2[kk], o3[kk]
+			_ = g[b+3]
+			g[b], g[b+1], g[b+2], g[b+3] = o0[kk], o1[kk], o2[kk], o3[kk]
+			b += n
 		}
 	}
 	for ; q < n; q++ {
