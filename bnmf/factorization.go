@@ -25,6 +25,11 @@ func newFactorization(data *Matrix, k int) factorization {
 		resid:  make([]float64, data.Len()),
 		lineSS: make([]float64, m),
 	}
+	// The sweeps reach rows of the factors and residuals in random
+	// order; see backWithHugePages.
+	backWithHugePages(f.w)
+	backWithHugePages(f.zt)
+	backWithHugePages(f.resid)
 	return f
 }
 
