@@ -71,15 +71,9 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 	perChain := max(1, s.Workers/parallel)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var recorder Recorder
-	if s.Recorder != nil {
-		recorder = &serialRecorder{r: s.Recorder}
-	}
-	var draws DrawRecorder
-	if s.Draws != nil {
-		draws = &serialDraws{r: s.Draws}
-	}
-
+	// One lock serialises the calls of every chain to the caller's
+	// recorders.
+	var mu sync.Mutex
 	out := &Chains{Results: make([]*Result, n)}
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -92,11 +86,11 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 				cs.Seed = ChainSeed(s.Seed, c)
 				cs.Workers = perChain
 				cs.deferScores = n > 1
-				if recorder != nil {
-					cs.Recorder = chainRecorder{recorder, c}
+				if s.Recorder != nil {
+					cs.Recorder = chainRecorder{chainSink[SweepStats]{&mu, c, s.Recorder.Record}}
 				}
-				if draws != nil {
-					cs.Draws = chainDraws{draws, c}
+				if s.Draws != nil {
+					cs.Draws = chainDraws{chainSink[Draw]{&mu, c, s.Draws.RecordDraw}}
 				}
 				res, err := Run(ctx, model, train, cs)
 				if err != nil {
@@ -141,28 +135,35 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 	return out, nil
 }
 
-// serialRecorder passes records to r one call at a time.
-type serialRecorder struct {
-	mu sync.Mutex
-	r  Recorder
-}
-
-func (s *serialRecorder) Record(st SweepStats) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.Record(st)
-}
-
-// chainRecorder stamps a chain's index on its sweeps.
-type chainRecorder struct {
-	r     Recorder
+// chainSink passes one chain's records to a callback shared by every
+// chain, one call at a time, with the chain's index stamped on them.
+type chainSink[T interface{ SweepStats | Draw }] struct {
+	mu    *sync.Mutex
 	chain int
+	to    func(T) error
 }
 
-func (c chainRecorder) Record(st SweepStats) error {
-	st.Chain = c.chain
-	return c.r.Record(st)
+func (c chainSink[T]) put(v T) error {
+	switch r := any(&v).(type) {
+	case *SweepStats:
+		r.Chain = c.chain
+	case *Draw:
+		r.Chain = c.chain
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.to(v)
 }
+
+// chainRecorder is a chain's Recorder in RunChains.
+type chainRecorder struct{ chainSink[SweepStats] }
+
+func (c chainRecorder) Record(st SweepStats) error { return c.put(st) }
+
+// chainDraws is a chain's DrawRecorder in RunChains.
+type chainDraws struct{ chainSink[Draw] }
+
+func (c chainDraws) RecordDraw(d Draw) error { return c.put(d) }
 
 // poolResults combines the results of chains that kept the same number of
 // sweeps; see Chains.Pooled.

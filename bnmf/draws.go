@@ -1,7 +1,5 @@
 package bnmf
 
-import "sync"
-
 // Draw is one kept posterior sample of a Bayesian model's chain: the
 // state after a sweep that entered the posterior summaries (after burn-in,
 // every Thin-th).
@@ -24,27 +22,4 @@ type Draw struct {
 // stops the run with that error.
 type DrawRecorder interface {
 	RecordDraw(Draw) error
-}
-
-// serialDraws passes the draws of several chains to r one call at a time.
-type serialDraws struct {
-	mu sync.Mutex
-	r  DrawRecorder
-}
-
-func (s *serialDraws) RecordDraw(d Draw) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.r.RecordDraw(d)
-}
-
-// chainDraws stamps a chain's index on its draws.
-type chainDraws struct {
-	r     DrawRecorder
-	chain int
-}
-
-func (c chainDraws) RecordDraw(d Draw) error {
-	d.Chain = c.chain
-	return c.r.RecordDraw(d)
 }
