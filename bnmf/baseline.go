@@ -30,6 +30,8 @@ func (c *baselineChain) noiseVariance() float64 { return 0 }
 
 func (c *baselineChain) pointEstimate() bool { return true }
 
+func (c *baselineChain) static() bool { return true }
+
 // lineMeans returns the mean of each line's values, with fallback for a
 // line that has none; values(i) gives line i's values.
 func lineMeans(lines int, values func(i int) []float64, fallback float64) []float64 {

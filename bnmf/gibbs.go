@@ -177,3 +177,4 @@ func (c *gibbsChain) drawSigma2(p *pool, s int) error {
 
 func (c *gibbsChain) noiseVariance() float64 { return c.sigma2 }
 func (c *gibbsChain) pointEstimate() bool    { return false }
+func (c *gibbsChain) static() bool           { return false }

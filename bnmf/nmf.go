@@ -109,3 +109,4 @@ func (c *nmfChain) updateLine(side *factorSide, wk *worker, i int) error {
 
 func (c *nmfChain) noiseVariance() float64 { return 0 }
 func (c *nmfChain) pointEstimate() bool    { return true }
+func (c *nmfChain) static() bool           { return false }

@@ -31,6 +31,9 @@ type chain interface {
 	// pointEstimate reports whether the chain is an optimiser whose final
 	// iterate is its estimate, rather than a sampler.
 	pointEstimate() bool
+	// static reports whether the state never changes after init (a
+	// baseline's rule), so that its predictions need computing only once.
+	static() bool
 }
 
 // Run fits model to the observed entries of train for s.Sweeps sweeps and
@@ -77,7 +80,7 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), trainLen: train.Len()}
 	// A chain whose state never changes (a baseline) predicts the test
 	// entries once, at the first sweep, and again at the last to keep it.
-	_, static := ch.(*baselineChain)
+	static := ch.static()
 	var testMSE float64
 	for sweep := 1; sweep <= s.Sweeps; sweep++ {
 		if err := ctx.Err(); err != nil {
