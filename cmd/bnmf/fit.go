@@ -190,6 +190,9 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	if err != nil {
 		return nil, err
 	}
+	// Every number of the chains, and of the posterior below, goes back
+	// to the data's units before anything is summarised or written.
+	chains.Rescale(prob.scale)
 	res := &fitResult{
 		opts: o, src: src, prob: prob, model: model.Name(), hyper: hyper,
 		chains: chains, post: collector.pool(),

@@ -362,7 +362,7 @@ func TestFitStandardize(t *testing.T) {
 	dir := t.TempDir()
 	a := newPlanted(t, dir, 20, 30, 2, 0.5, 0.2, 1, 3)
 	b := newPlanted(t, dir, 20, 30, 2, 0.5, 0.2, 1024, 3)
-	args := []string{"--rank", "2", "--chains", "2", "--sweeps", "30", "--workers", "1", "--standardize"}
+	args := []string{"--rank", "2", "--chains", "2", "--sweeps", "30", "--workers", "1", "--standardize", "--holdout", "0.2"}
 	outA, outB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	_, errA := fitCLI(t, append(args, "--out", outA, a.path)...)
 	_, errB := fitCLI(t, append(args, "--out", outB, b.path)...)
@@ -397,6 +397,26 @@ func TestFitStandardize(t *testing.T) {
 			t.Fatalf("sigma^2 sample %d: %v, want %v times 1024^2", s, mb.Sigma2[s], ma.Sigma2[s])
 		}
 	}
+	// summary.json: held-out scores and sigma^2 in each fit's units,
+	// diagnostics (all relative) the same.
+	var sa, sb fitSummary
+	readJSON(t, filepath.Join(outA, "summary.json"), &sa)
+	readJSON(t, filepath.Join(outB, "summary.json"), &sb)
+	ha, hb := sa.Holdout, sb.Holdout
+	if ha == nil || hb == nil {
+		t.Fatalf("summary.json without a holdout block: %+v, %+v", ha, hb)
+	}
+	if ha.MSE*1024*1024 != hb.MSE || ha.MeanCRPS*1024 != hb.MeanCRPS ||
+		math.Abs(ha.MeanLogDensity-math.Log(1024)-hb.MeanLogDensity) > 1e-12*math.Abs(hb.MeanLogDensity) ||
+		!slices.Equal(ha.Coverage, hb.Coverage) {
+		t.Errorf("holdout on the scaled data %+v, want %+v in units 1024 times larger", *hb, *ha)
+	}
+	if sa.Sigma2.Mean*1024*1024 != sb.Sigma2.Mean || sa.Sigma2.Q975*1024*1024 != sb.Sigma2.Q975 {
+		t.Errorf("sigma^2 summary on the scaled data %+v, want 1024^2 times %+v", sb.Sigma2, sa.Sigma2)
+	}
+	if ja, jb := mustJSON(t, sa.Diagnostics), mustJSON(t, sb.Diagnostics); ja != jb {
+		t.Errorf("diagnostics differ with the data's scale:\n%s\n%s", ja, jb)
+	}
 	pairs := [][2]int{{0, 0}, {3, 7}, {19, 29}}
 	pa, pb := ma.predictPairs(pairs, 0.9), mb.predictPairs(pairs, 0.9)
 	for i := range pairs {
@@ -428,4 +448,14 @@ func dimsOf(t *testing.T, path string) []int {
 		t.Fatal(err)
 	}
 	return h.Shape
+}
+
+// mustJSON returns v as JSON.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -215,14 +214,13 @@ func writeJSON(w io.Writer, v any) error {
 // writeTrace draws every chain's train MSE, sigma^2 and log-likelihood
 // against the sweep, in the data's units.
 func (res *fitResult) writeTrace(w io.Writer) error {
-	s, n := res.prob.scale, float64(res.prob.train.Len())
 	traces := []report.Trace{{Name: "train MSE"}, {Name: "sigma^2"}, {Name: "log-likelihood"}}
 	for _, r := range res.chains.Results {
 		mse := make([]float64, len(r.Trace))
 		sigma2 := make([]float64, len(r.Trace))
 		ll := make([]float64, len(r.Trace))
 		for i, st := range r.Trace {
-			mse[i], sigma2[i], ll[i] = st.TrainMSE*s*s, st.Sigma2*s*s, st.LogLikelihood-n*math.Log(s)
+			mse[i], sigma2[i], ll[i] = st.TrainMSE, st.Sigma2, st.LogLikelihood
 		}
 		traces[0].Chains = append(traces[0].Chains, mse)
 		traces[1].Chains = append(traces[1].Chains, sigma2)

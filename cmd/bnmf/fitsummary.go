@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
@@ -90,7 +89,8 @@ func (res *fitResult) summarise() {
 		what = "held-out"
 	}
 	var diagWarnings []string
-	sum.Diagnostics, diagWarnings = experiments.Diagnose(res.chains, p.train.Variance(), what)
+	// The chains are in the data's units (see fit), p.train is not.
+	sum.Diagnostics, diagWarnings = experiments.Diagnose(res.chains, p.train.Variance()*p.scale*p.scale, what)
 	if p.warning != "" {
 		sum.Warnings = append(sum.Warnings, "scale: "+p.warning)
 	}
@@ -109,11 +109,10 @@ func (res *fitResult) summarise() {
 		}
 		sum.Holdout = &holdoutSummary{
 			Fraction: res.opts.holdout, Entries: len(p.test),
-			MSE: res.chains.Pooled.TestMSE * s * s, Variance: tv / float64(len(p.test)),
+			MSE: res.chains.Pooled.TestMSE, Variance: tv / float64(len(p.test)),
 			Levels: sc.Levels, Coverage: sc.Scores[0].Coverage,
-			// A density of values divided by s is s times theirs.
-			MeanLogDensity: sc.Scores[0].MeanLogDensity - math.Log(s),
-			MeanCRPS:       sc.Scores[0].MeanCRPS * s,
+			MeanLogDensity: sc.Scores[0].MeanLogDensity,
+			MeanCRPS:       sc.Scores[0].MeanCRPS,
 		}
 	}
 }
