@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -49,6 +50,7 @@ func commands() []command {
 }
 
 func main() {
+	setGCPercent(os.Getenv)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -61,6 +63,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bnmf:", err)
 	}
 	os.Exit(exitCode(err, cause))
+}
+
+// gcPercent is the garbage collector's target that bnmf sets when the
+// environment does not (GOGC): the heap may grow by half its live size
+// between collections, not by all of it (Go's default, 100). bnmf's heap
+// is mostly large arrays of floats, which a collection does not scan, so
+// collecting more often costs little time; with the default, the peak
+// resident memory of a GRRN cell at the MovieLens 25M shape
+// (TestLargeRun) was 4.35-4.37 GiB in two runs, twice the 2.1 GB live at
+// the last collection, and with 50 it was 3.07 GiB, with loading as fast.
+const gcPercent = 50
+
+// setGCPercent sets the collector's target to gcPercent unless the GOGC
+// environment variable (read with getenv) chooses one, and returns a
+// function that restores the previous target.
+func setGCPercent(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(gcPercent)
+	return func() { debug.SetGCPercent(prev) }
 }
 
 // watchSignals cancels the commands' context at the first signal on sigs

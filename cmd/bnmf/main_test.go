@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,5 +47,39 @@ func TestWatchSignals(t *testing.T) {
 				t.Errorf("message %q does not say that finished cells are kept", stderr.String())
 			}
 		})
+	}
+}
+
+// TestSetGCPercent checks that bnmf sets the collector's target to
+// gcPercent when GOGC is not set, leaves it when it is, and restores it.
+func TestSetGCPercent(t *testing.T) {
+	current := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before := current()
+	tests := []struct {
+		gogc string
+		want int
+	}{
+		{"", gcPercent},
+		{"200", before},
+		{"off", before},
+	}
+	for _, tt := range tests {
+		restore := setGCPercent(func(k string) string {
+			if k == "GOGC" {
+				return tt.gogc
+			}
+			return ""
+		})
+		if got := current(); got != tt.want {
+			t.Errorf("GOGC=%q: collector target %d, want %d", tt.gogc, got, tt.want)
+		}
+		restore()
+		if got := current(); got != before {
+			t.Errorf("GOGC=%q: target %d after restoring, want %d", tt.gogc, got, before)
+		}
 	}
 }
