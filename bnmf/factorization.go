@@ -44,6 +44,10 @@ type factorSide struct {
 	pos   []int32   // for each entry, its row-major position; nil for rows
 	prior prior
 	line  lineFunc // bound update of one line, set once
+
+	// With Settings.Float32Factors: float32 copies of x and of other,
+	// the one written as x changes, the other read by the gather.
+	x32, other32 []float32
 }
 
 // entry returns the row-major position of the side's p-th stored entry,
@@ -85,6 +89,32 @@ func (s *factorSide) gather(g []float64, lo, hi, k int) {
 		o := s.other[int(idx[q])*k:][:k]
 		for kk, v := range o {
 			g[kk*n+q] = v
+		}
+	}
+}
+
+// gather32 is gather reading the float32 copy of the other factor.
+func (s *factorSide) gather32(g []float64, lo, hi, k int) {
+	n := hi - lo
+	g = g[:n*k]
+	idx := s.index[lo:hi]
+	q := 0
+	for ; q+4 <= n; q += 4 {
+		o0 := s.other32[int(idx[q])*k:][:k]
+		o1 := s.other32[int(idx[q+1])*k:][:k]
+		o2 := s.other32[int(idx[q+2])*k:][:k]
+		o3 := s.other32[int(idx[q+3])*k:][:k]
+		b := q
+		for kk := range k {
+			_ = g[b+3]
+			g[b], g[b+1], g[b+2], g[b+3] = float64(o0[kk]), float64(o1[kk]), float64(o2[kk]), float64(o3[kk])
+			b += n
+		}
+	}
+	for ; q < n; q++ {
+		o := s.other32[int(idx[q])*k:][:k]
+		for kk, v := range o {
+			g[kk*n+q] = float64(v)
 		}
 	}
 }

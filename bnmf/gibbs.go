@@ -67,6 +67,7 @@ func (c *gibbsChain) init(p *pool) error {
 			return err
 		}
 	}
+	c.fillFloat32()
 	return c.initSigma2(p)
 }
 
@@ -124,7 +125,11 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 			r[q] = c.resid[e]
 		}
 	}
-	side.gather(g, lo, hi, k)
+	if side.other32 != nil {
+		side.gather32(g, lo, hi, k)
+	} else {
+		side.gather(g, lo, hi, k)
+	}
 	for kk := 0; kk < k; kk++ {
 		gk := g[kk*n : (kk+1)*n]
 		s2 := floats.Dot(gk, gk)
@@ -143,9 +148,17 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 		}
 		x[kk] = v
 	}
-	if side.pos == nil {
+	if side.x32 != nil {
+		for kk, v := range x {
+			side.x32[i*k+kk] = float32(v)
+		}
+	}
+	switch {
+	case side.pos == nil:
 		copy(c.resid[lo:hi], r)
-	} else {
+	case side.other32 != nil:
+		c.exactResidualsFromGather(side, i, x, g, r)
+	default:
 		c.exactResiduals(side, i, x)
 	}
 	if bad := side.prior.updateLine(i, x, wk.rng); bad >= 0 {

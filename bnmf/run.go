@@ -66,6 +66,9 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	if st, ok := ch.(sigma2Starter); ok {
 		st.setSigma2Start(s.Sigma2Start)
 	}
+	if f, ok := ch.(float32Reader); ok && s.Float32Factors {
+		f.useFloat32Factors()
+	}
 	p := newPool(s.Workers, s.Seed, max(ch.scratchSize(), 1))
 	defer p.close()
 

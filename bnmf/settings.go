@@ -68,6 +68,18 @@ type Settings struct {
 	// the baselines have no sigma^2 and ignore it.
 	Sigma2Start Sigma2Start
 
+	// Float32Factors makes the Bayesian models' sweeps read the other
+	// factor's values from float32 copies of W and Z, which halves the
+	// memory they move per observed entry: at the MovieLens 25M shape,
+	// where the gathers of rows of W and Z from memory take most of a
+	// sweep, this is the faster choice. The results then differ from the
+	// default's in the digits beyond float32's (a relative 6e-8 in each
+	// value read), and so the chain, for any seed, is a different chain
+	// from the default's; its distribution is the same up to that
+	// rounding. Off by default: the default keeps every result bit for bit
+	// as before. NMF and the baselines ignore it.
+	Float32Factors bool
+
 	// Recorder, if not nil, receives the statistics of every sweep as it
 	// finishes.
 	Recorder Recorder

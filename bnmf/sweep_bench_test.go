@@ -88,22 +88,52 @@ func ml25mShape(tb testing.TB) *Matrix {
 }
 
 // BenchmarkSweep25M measures one GRRN sweep at K = 50 on the MovieLens 25M
-// shape, with all of GOMAXPROCS as workers. Building the matrix takes tens
-// of seconds and about 2 GB; run it alone:
+// shape, with all of GOMAXPROCS as workers, by default and with
+// Settings.Float32Factors. Building the matrix takes tens of seconds and
+// about 2 GB; run it alone:
 //
 //	go test ./bnmf -run '^$' -bench Sweep25M -benchtime 3x
 func BenchmarkSweep25M(b *testing.B) {
 	data := ml25mShape(b)
 	runtime.GC()
-	benchmarkSweeps(b, GRRN{}, data, 50)
+	b.Run("float64", func(b *testing.B) { benchmarkSweeps(b, GRRN{}, data, 50) })
+	b.Run("float32", func(b *testing.B) { benchmarkSweepsFloat32(b, GRRN{}, data, 50) })
+}
+
+// BenchmarkSweepFloat32 is BenchmarkSweep for GRRN at K = 50 with
+// Settings.Float32Factors.
+func BenchmarkSweepFloat32(b *testing.B) {
+	for _, sh := range []struct {
+		name            string
+		rows, cols, nnz int
+	}{
+		{"ml100k", 943, 1473, 99723},
+		{"ml1m", 6040, 3503, 999917},
+	} {
+		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
+		runtime.GC()
+		b.Run(fmt.Sprintf("GRRN/%s/K=50", sh.name), func(b *testing.B) { benchmarkSweepsFloat32(b, GRRN{}, data, 50) })
+	}
 }
 
 // benchmarkSweeps times sweeps of model's chain on data at rank k, with
 // GOMAXPROCS workers, after its initialisation.
 func benchmarkSweeps(b *testing.B, model Model, data *Matrix, k int) {
+	benchmarkChainSweeps(b, model, data, k, false)
+}
+
+// benchmarkSweepsFloat32 is benchmarkSweeps with Settings.Float32Factors.
+func benchmarkSweepsFloat32(b *testing.B, model Model, data *Matrix, k int) {
+	benchmarkChainSweeps(b, model, data, k, true)
+}
+
+func benchmarkChainSweeps(b *testing.B, model Model, data *Matrix, k int, float32Factors bool) {
 	ch, err := model.newChain(data, k)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if f, ok := ch.(float32Reader); ok && float32Factors {
+		f.useFloat32Factors()
 	}
 	s, err := Settings{Rank: k}.resolved()
 	if err != nil {
