@@ -82,7 +82,7 @@ func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Pla
 	if burnIn == 0 {
 		burnIn = -1 // bnmf reads 0 as its default; the config means none
 	}
-	p.settings = bnmf.Settings{Sweeps: cfg.Sweeps, BurnIn: burnIn, Thin: cfg.Thin}
+	p.settings = bnmf.Settings{Sweeps: cfg.Sweeps, BurnIn: burnIn, Thin: cfg.Thin, Float32Factors: cfg.Float32Factors}
 	p.chains = max(1, cfg.Chains)
 	if cfg.Sigma2Start != "" {
 		start, err := bnmf.ParseSigma2Start(cfg.Sigma2Start)

@@ -459,3 +459,35 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestFitFloat32Factors fits one matrix with and without
+// --float32-factors: the posterior means of W agree to a relative 1e-5
+// without being equal, and manifest.json records the flag only when it
+// is given.
+func TestFitFloat32Factors(t *testing.T) {
+	dir := t.TempDir()
+	p := newPlanted(t, dir, 30, 25, 2, 0.5, 0.2, 1, 4)
+	args := []string{"--rank", "2", "--chains", "2", "--sweeps", "30", "--seed", "3", p.path}
+	outA, outB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	fitCLI(t, append(args, "--out", outA)...)
+	fitCLI(t, append(args, "--out", outB, "--float32-factors")...)
+	name := "W_mean.npy"
+	dims := dimsOf(t, filepath.Join(outA, name))
+	x, y := readNpy(t, filepath.Join(outA, name), dims...), readNpy(t, filepath.Join(outB, name), dims...)
+	equal := true
+	for i := range x {
+		if math.Abs(x[i]-y[i]) > 1e-5*math.Abs(x[i]) {
+			t.Fatalf("%s[%d]: %v with --float32-factors, %v without: further apart than 1e-5 of it", name, i, y[i], x[i])
+		}
+		equal = equal && x[i] == y[i]
+	}
+	if equal {
+		t.Error("--float32-factors changed nothing")
+	}
+	for out, want := range map[string]bool{outA: false, outB: true} {
+		got := strings.Contains(string(mustRead(t, filepath.Join(out, "manifest.json"))), `"float32_factors": true`)
+		if got != want {
+			t.Errorf("%s/manifest.json records float32_factors: %v, want %v", out, got, want)
+		}
+	}
+}

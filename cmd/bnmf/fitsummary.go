@@ -140,7 +140,10 @@ type fitManifest struct {
 		Seed        uint64  `json:"seed"`
 		Holdout     float64 `json:"holdout"`
 		Standardize bool    `json:"standardize"`
-		Samples     int     `json:"samples"`
+		// Float32Factors is left out when false, so that the manifest
+		// of a default fit is what it was before the flag existed.
+		Float32Factors bool `json:"float32_factors,omitempty"`
+		Samples        int  `json:"samples"`
 	} `json:"settings"`
 	Versions experiments.Versions `json:"versions"`
 }
@@ -158,6 +161,7 @@ func (res *fitResult) manifest() fitManifest {
 	st := &m.Settings
 	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnIn, s.Thin, res.chains.Results[0].Kept
 	st.Chains, st.Seed, st.Holdout, st.Standardize = len(res.chains.Results), res.opts.seed, res.opts.holdout, res.opts.standardize
+	st.Float32Factors = res.opts.float32Factors
 	st.Samples = len(res.post.SamplesW)
 	m.Versions = res.versions
 	return m

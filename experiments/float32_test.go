@@ -1,0 +1,75 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFloat32FactorsConfig runs one study with and without
+// float32_factors: true. The key enters the hash only when set, and the
+// records' numbers agree with the default's to a relative 1e-5 without
+// being equal (bnmf.TestFloat32Factors measures the closeness).
+func TestFloat32FactorsConfig(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(10, 11))
+	var data strings.Builder
+	for i := range 30 {
+		for j := range 40 {
+			if rng.Float64() < 0.4 {
+				fmt.Fprintf(&data, "%d,%d,%v\n", i, j, 1+float64((i*j)%5)+rng.Float64())
+			}
+		}
+	}
+	path := filepath.Join(dir, "m.csv")
+	if err := os.WriteFile(path, []byte(data.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	study := func(name, extra string) *Record {
+		t.Helper()
+		src := fmt.Sprintf("kind: sparsity\ndataset: {path: %s, format: triplets}\nmodels: [{name: GRRN}]\nranks: [2]\nfractions: [0.8]\nrepeats: 1\nsweeps: 40\nburn_in: 20\n%s", path, extra)
+		cfg, err := ParseConfig(name+".yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Prepare(cfg, PrepareOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, name)
+		if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: out}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := LoadStudy(out)
+		if err != nil || len(st.Records) != 1 {
+			t.Fatalf("%s: %v, %d records", name, err, len(st.Records))
+		}
+		return &st.Records[0]
+	}
+	def, off, f32 := study("default", ""), study("off", "float32_factors: false\n"), study("f32", "float32_factors: true\n")
+	if off.ConfigHash != def.ConfigHash {
+		t.Error("float32_factors: false changed the config hash")
+	}
+	if f32.ConfigHash == def.ConfigHash {
+		t.Error("float32_factors: true kept the config hash")
+	}
+	if f32.Metrics.TestMSE == def.Metrics.TestMSE {
+		t.Error("float32_factors: true changed nothing")
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"test MSE", f32.Metrics.TestMSE, def.Metrics.TestMSE},
+		{"sigma^2", f32.Metrics.Sigma2Mean, def.Metrics.Sigma2Mean},
+	} {
+		if math.Abs(c.got-c.want) > 1e-5*math.Abs(c.want) {
+			t.Errorf("%s: %v with float32 factors, %v without: further apart than 1e-5 of it", c.name, c.got, c.want)
+		}
+	}
+}
