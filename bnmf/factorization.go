@@ -61,49 +61,33 @@ func (s *factorSide) entry(p int) int {
 
 // gather copies the other factor's values at the entries [lo, hi) of one
 // line into g, transposed so that each latent dimension is contiguous:
-// g[kk*n+q] = other[index[lo+q]][kk] with n = hi - lo. Four entries are
-// copied at a time so that every store fills consecutive elements of g;
-// one entry at a time, the K stores of an entry land n elements apart and
-// the copy is bound by cache traffic.
+// g[kk*n+q] = other[index[lo+q]][kk] with n = hi - lo, from the float32
+// copy other32 when the side has one (Settings.Float32Factors).
 func (s *factorSide) gather(g []float64, lo, hi, k int) {
-	n := hi - lo
-	g = g[:n*k]
-	idx := s.index[lo:hi]
-	q := 0
-	for ; q+4 <= n; q += 4 {
-		o0 := s.other[int(idx[q])*k:][:k]
-		o1 := s.other[int(idx[q+1])*k:][:k]
-		o2 := s.other[int(idx[q+2])*k:][:k]
-		o3 := s.other[int(idx[q+3])*k:][:k]
-		// b = kk*n + q, stepped rather than multiplied, and the stores
-		// indexed rather than sliced: 4% off a GRRN K = 50 sweep on the
-		// 100K shape (interleaved benchmark runs).
-		b := q
-		for kk := range k {
-			_ = g[b+3]
-			g[b], g[b+1], g[b+2], g[b+3] = o0[kk], o1[kk], o2[kk], o3[kk]
-			b += n
-		}
-	}
-	for ; q < n; q++ {
-		o := s.other[int(idx[q])*k:][:k]
-		for kk, v := range o {
-			g[kk*n+q] = v
-		}
+	if s.other32 != nil {
+		gatherRows(g, s.index[lo:hi], s.other32, k)
+	} else {
+		gatherRows(g, s.index[lo:hi], s.other, k)
 	}
 }
 
-// gather32 is gather reading the float32 copy of the other factor.
-func (s *factorSide) gather32(g []float64, lo, hi, k int) {
-	n := hi - lo
+// gatherRows copies rows idx of other (K columns) into g transposed:
+// g[kk*n+q] = other[idx[q]][kk] with n = len(idx). Four rows are copied at
+// a time so that every store fills consecutive elements of g; one row at a
+// time, the K stores of a row land n elements apart and the copy is bound
+// by cache traffic.
+func gatherRows[T float32 | float64](g []float64, idx []int32, other []T, k int) {
+	n := len(idx)
 	g = g[:n*k]
-	idx := s.index[lo:hi]
 	q := 0
 	for ; q+4 <= n; q += 4 {
-		o0 := s.other32[int(idx[q])*k:][:k]
-		o1 := s.other32[int(idx[q+1])*k:][:k]
-		o2 := s.other32[int(idx[q+2])*k:][:k]
-		o3 := s.other32[int(idx[q+3])*k:][:k]
+		o0 := other[int(idx[q])*k:][:k]
+		o1 := other[int(idx[q+1])*k:][:k]
+		o2 := other[int(idx[q+2])*k:][:k]
+		o3 := other[int(idx[q+3])*k:][:k]
+		// b = kk*n + q, stepped rather than multiplied, and the stores
+		// indexed rather than sliced: 4% off a GRRN K = 50 sweep on the
+		// 100K shape (interleaved benchmark runs).
 		b := q
 		for kk := range k {
 			_ = g[b+3]
@@ -112,7 +96,7 @@ func (s *factorSide) gather32(g []float64, lo, hi, k int) {
 		}
 	}
 	for ; q < n; q++ {
-		o := s.other32[int(idx[q])*k:][:k]
+		o := other[int(idx[q])*k:][:k]
 		for kk, v := range o {
 			g[kk*n+q] = float64(v)
 		}

@@ -6,8 +6,9 @@ import (
 )
 
 // TestGather checks the blocked copy of the other factor against the
-// definition g[kk*n+q] = other[index[lo+q]][kk], for both sides and for
-// lines of every length modulo the block of four, including empty ones.
+// definition g[kk*n+q] = other[index[lo+q]][kk], for both sides, from the
+// factor and from its float32 copy, and for lines of every length modulo
+// the block of four, including empty ones.
 func TestGather(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var entries []Entry
@@ -37,13 +38,26 @@ func TestGather(t *testing.T) {
 				lo, hi := side.start[i], side.start[i+1]
 				n := hi - lo
 				lengths[n%4] = true
-				g := make([]float64, n*k)
-				side.gather(g, lo, hi, k)
-				for q := range n {
-					o := int(side.index[lo+q])
-					for kk := range k {
-						if want := side.other[o*k+kk]; g[kk*n+q] != want {
-							t.Fatalf("K=%d %s line %d: g[%d*%d+%d] = %v, want %v", k, side.name, i, kk, n, q, g[kk*n+q], want)
+				for _, copies := range []bool{false, true} {
+					side.other32 = nil
+					if copies {
+						side.other32 = make([]float32, len(side.other))
+						for e, v := range side.other {
+							side.other32[e] = float32(v) + 1 // distinct from other
+						}
+					}
+					g := make([]float64, n*k)
+					side.gather(g, lo, hi, k)
+					for q := range n {
+						o := int(side.index[lo+q])
+						for kk := range k {
+							want := side.other[o*k+kk]
+							if copies {
+								want = float64(side.other32[o*k+kk])
+							}
+							if g[kk*n+q] != want {
+								t.Fatalf("K=%d %s line %d, float32 copies %v: g[%d*%d+%d] = %v, want %v", k, side.name, i, copies, kk, n, q, g[kk*n+q], want)
+							}
 						}
 					}
 				}

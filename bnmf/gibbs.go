@@ -125,11 +125,7 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 			r[q] = c.resid[e]
 		}
 	}
-	if side.other32 != nil {
-		side.gather32(g, lo, hi, k)
-	} else {
-		side.gather(g, lo, hi, k)
-	}
+	side.gather(g, lo, hi, k)
 	for kk := 0; kk < k; kk++ {
 		gk := g[kk*n : (kk+1)*n]
 		s2 := floats.Dot(gk, gk)

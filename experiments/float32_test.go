@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -33,23 +32,7 @@ func TestFloat32FactorsConfig(t *testing.T) {
 	study := func(name, extra string) *Record {
 		t.Helper()
 		src := fmt.Sprintf("kind: sparsity\ndataset: {path: %s, format: triplets}\nmodels: [{name: GRRN}]\nranks: [2]\nfractions: [0.8]\nrepeats: 1\nsweeps: 40\nburn_in: 20\n%s", path, extra)
-		cfg, err := ParseConfig(name+".yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Prepare(cfg, PrepareOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := filepath.Join(dir, name)
-		if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: out}); err != nil {
-			t.Fatal(err)
-		}
-		st, err := LoadStudy(out)
-		if err != nil || len(st.Records) != 1 {
-			t.Fatalf("%s: %v, %d records", name, err, len(st.Records))
-		}
-		return &st.Records[0]
+		return runOneCell(t, dir, name, src)
 	}
 	def, off, f32 := study("default", ""), study("off", "float32_factors: false\n"), study("f32", "float32_factors: true\n")
 	if off.ConfigHash != def.ConfigHash {

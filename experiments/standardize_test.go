@@ -39,23 +39,7 @@ func TestStandardize(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := fmt.Sprintf("kind: sparsity\ndataset: {path: %s, format: triplets}\nmodels: [{name: GRRN}]\nranks: [2]\nfractions: [0.8]\nrepeats: 1\nsweeps: 60\nburn_in: 30\nchains: 2\nstandardize: %v\n", path, standardize)
-		cfg, err := ParseConfig(name+".yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Prepare(cfg, PrepareOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := filepath.Join(dir, name)
-		if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: out}); err != nil {
-			t.Fatal(err)
-		}
-		st, err := LoadStudy(out)
-		if err != nil || len(st.Records) != 1 {
-			t.Fatalf("%s: %v, %d records", name, err, len(st.Records))
-		}
-		return &st.Records[0]
+		return runOneCell(t, dir, name, src)
 	}
 	a, b := study("small", small.String(), true), study("big", big.String(), true)
 	const f2 = 1024 * 1024
@@ -84,4 +68,27 @@ func TestStandardize(t *testing.T) {
 	if plain.Metrics.TestMSE == b.Metrics.TestMSE {
 		t.Error("standardize changed nothing")
 	}
+}
+
+// runOneCell runs the one-cell study that the config src describes into
+// dir/name and returns its record.
+func runOneCell(t *testing.T, dir, name, src string) *Record {
+	t.Helper()
+	cfg, err := ParseConfig(name+".yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(cfg, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, name)
+	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadStudy(out)
+	if err != nil || len(st.Records) != 1 {
+		t.Fatalf("%s: %v, %d records", name, err, len(st.Records))
+	}
+	return &st.Records[0]
 }
