@@ -81,9 +81,11 @@ type Config struct {
 	// Float32Factors, when true, runs the Bayesian models' sweeps with
 	// bnmf.Settings.Float32Factors: they read the other factor from
 	// float32 copies, which is faster on matrices whose factors outgrow
-	// the processor's caches (the MovieLens 25M shape) and gives results
-	// that differ from the default's beyond about the seventh digit.
-	// Default false, which keeps every record bit for bit.
+	// the processor's caches (the MovieLens 25M shape); its chains follow
+	// the default's to about seven digits for a few sweeps and then take
+	// paths of their own, so its records differ from the default's as
+	// another seed's would. Default false, which keeps every record bit
+	// for bit.
 	Float32Factors bool `yaml:"float32_factors"`
 	// Seed is the base seed from which every cell's seeds derive. Default 1.
 	Seed uint64 `yaml:"seed"`

@@ -107,7 +107,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Var(&o.sets, "set", "set a hyperparameter of the model, `key=value` (repeatable), such as alpha_sigma=2")
 	fs.Float64Var(&o.holdout, "holdout", 0, "hold out a fraction `F` of the observed entries and score their predictions")
 	fs.BoolVar(&o.standardize, "standardize", false, "divide the values by their standard deviation for sampling, and map the outputs back")
-	fs.BoolVar(&o.float32Factors, "float32-factors", false, "read the other factor from float32 copies in the sweeps: faster on matrices of MovieLens 25M size, equal to the default to about seven digits")
+	fs.BoolVar(&o.float32Factors, "float32-factors", false, "read the other factor from float32 copies in the sweeps: faster on matrices of MovieLens 25M size; the chains differ from the default's as another seed's would")
 	fs.IntVar(&o.samples, "samples", 100, "store at most `S` posterior samples, over all chains, in the model file")
 	fs.StringVar(&o.format, "format", "", "read DATA as a file in `FORMAT` (default: matrix-market for .mtx, else triplets)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
