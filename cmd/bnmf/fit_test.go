@@ -97,15 +97,7 @@ func fitCLI(t *testing.T, args ...string) (stdout, stderr string) {
 // readNpy reads a float64 .npy file and checks its shape.
 func readNpy(t *testing.T, path string, shape ...int) []float64 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := npy.ReadHeader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, h := openNpy(t, path)
 	if h.Major != 1 || h.Minor != 0 || h.Descr != "<f8" || h.FortranOrder || !slices.Equal(h.Shape, shape) {
 		t.Fatalf("%s: header %+v, want version 1.0, '<f8', C order, shape %v", filepath.Base(path), h, shape)
 	}
@@ -117,6 +109,22 @@ func readNpy(t *testing.T, path string, shape ...int) []float64 {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// openNpy opens the .npy file at path, closed when the test ends, and
+// reads its header.
+func openNpy(t *testing.T, path string) (*os.File, npy.Header) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	h, err := npy.ReadHeader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, h
 }
 
 // readFactorCSV reads a factor CSV: its ids and values (row-major).
@@ -438,15 +446,7 @@ func TestFitStandardize(t *testing.T) {
 // dimsOf returns the shape in the header of the .npy file at path.
 func dimsOf(t *testing.T, path string) []int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := npy.ReadHeader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, h := openNpy(t, path)
 	return h.Shape
 }
 
