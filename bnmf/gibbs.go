@@ -92,8 +92,8 @@ func (c *gibbsChain) sweep(p *pool, s int) error {
 	return c.drawSigma2(p, s)
 }
 
-// exactResiduals stores the residuals a_mn - w_m . z_n of the entries of
-// column n of A once z_n (x) has its new values, which with W fixed during
+// exactResiduals stores the residuals a_ij - w_i . z_j of the entries of
+// column j of A once z_j (x) has its new values, which with W fixed during
 // the update of Z are final for the sweep. They are computed as
 // recomputeResiduals computes them, with the same dot product of the same
 // two slices, so they are the same numbers, bit for bit; doing it here,
