@@ -15,7 +15,8 @@ import (
 // other way (at most a few in a million draws here): sigma^2 after every
 // one of 20 sweeps and the posterior mean predictions agree to a relative
 // 1e-5 (measured: at most 1.5e-7), while some of them differ (the copies
-// are read). NMF ignores the setting.
+// are read), and the results are the same for 2 and 3 workers. NMF
+// ignores the setting.
 func TestFloat32Factors(t *testing.T) {
 	train, test, _ := planted(t, 40, 30, 3, 0.5, 0.3, 5)
 	for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}} {
@@ -48,6 +49,17 @@ func TestFloat32Factors(t *testing.T) {
 			}
 			if _, nmf := model.(NMF); nmf != equal {
 				t.Errorf("results equal to the default's: %v (largest relative difference %g)", equal, worst)
+			}
+			// Like the default, the same for any number of workers.
+			s.Workers = 3
+			c, err := Run(context.Background(), model, train, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range b.Trace {
+				if b.Trace[i].Sigma2 != c.Trace[i].Sigma2 || b.Trace[i].TrainMSE != c.Trace[i].TrainMSE {
+					t.Fatalf("sweep %d: sigma^2 %v, train MSE %v with 2 workers; %v, %v with 3", i+1, b.Trace[i].Sigma2, b.Trace[i].TrainMSE, c.Trace[i].Sigma2, c.Trace[i].TrainMSE)
+				}
 			}
 		})
 	}
