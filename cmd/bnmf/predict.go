@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/bnmf-lab/bnmf/predictive"
 )
@@ -40,7 +41,13 @@ With --top N: for every row (or those listed in --rows FILE, one id a
 line), the N columns with the highest predictive mean, leaving out the
 row's observed entries unless --include-observed. Output:
 row_id,rank,col_id,mean,sd,lower,upper. This costs S K N operations per
-row.
+row. With --by lower, the columns are ranked by the lower end of their
+central interval at --level instead: a column whose prediction is
+uncertain ranks below one as good on average whose prediction is sure.
+Only columns that could enter the top N have their quantiles computed
+(each column's lower end is at most max over samples of
+w_m . z_n + sigma z, z the standard normal quantile at (1-level)/2), so
+this costs little more than ranking by the mean.
 
 An id that the model does not know is an error naming it and its line.
 The model is loaded whole: its memory is the size of model.npz, plus Z's
@@ -58,6 +65,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		inclObs   = fs.Bool("include-observed", false, "with --top, rank observed entries too")
 		out       = fs.String("out", "", "write the CSV to `FILE` instead of standard output")
 		workers   = fs.Int("workers", 0, "cores to use `N` for --top; 0 means all (the output does not depend on it)")
+		by        = fs.String("by", "mean", "with --top, rank by the predictive `mean` or by the `lower` end of the interval at --level")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -75,6 +83,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: --level %v must be in (0, 1)", *level)
 	case *workers < 0:
 		return fmt.Errorf("predict: --workers %d must not be negative", *workers)
+	case *by != "mean" && *by != "lower":
+		return fmt.Errorf("predict: --by %q is not one of mean, lower", *by)
+	case *by != "mean" && *top == 0:
+		return errors.New("predict: --by needs --top")
 	}
 	path := fs.Arg(0)
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -110,7 +122,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if pairs != nil {
 		err = writePairPredictions(bw, m, pairs, *level)
 	} else {
-		err = writeTopPredictions(ctx, bw, m, rows, *top, *level, *inclObs, *workers)
+		err = writeTopPredictions(ctx, bw, m, rows, topOptions{n: *top, level: *level, inclObs: *inclObs, byLower: *by == "lower"}, *workers)
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -160,42 +172,120 @@ type ranked struct {
 	prediction
 }
 
-// topColumns returns the n columns of row with the highest predictive
-// mean (ties to the lower column), leaving out the row's observed ones
-// unless inclObs, with their predictions; mean is scratch space of N
-// floats and mu of S.
-func (m *fittedModel) topColumns(row, n int, a float64, inclObs bool, mean, mu []float64) []ranked {
-	k := m.Rank
+// topOptions are the choices of a --top ranking.
+type topOptions struct {
+	n       int     // columns per row
+	level   float64 // of the central intervals
+	inclObs bool    // rank observed entries too
+	byLower bool    // rank by the interval's lower end, not the mean
+}
+
+// topScratch is one worker's scratch space for topColumns.
+type topScratch struct {
+	mean, bound, sq []float64 // N each
+	mu              []float64 // S
+	sdz             []float64 // S: sigma_s z
+}
+
+func newTopScratch(m *fittedModel) *topScratch {
+	return &topScratch{
+		mean: make([]float64, m.Cols), bound: make([]float64, m.Cols), sq: make([]float64, m.Cols),
+		mu: make([]float64, len(m.W)), sdz: make([]float64, len(m.W)),
+	}
+}
+
+// topColumns returns the o.n columns of row with the highest predictive
+// mean, or lower interval end if o.byLower (ties to the lower column),
+// leaving out the row's observed ones unless o.inclObs, with their
+// predictions.
+func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked {
+	k, S := m.Rank, len(m.W)
+	mean, bound, sq := sc.mean, sc.bound, sc.sq
 	clear(mean)
-	inv := 1 / float64(len(m.W))
+	clear(sq)
+	// The lower end of a column's interval, the mixture's q-quantile with
+	// q = (1-level)/2, is at most max_s (mu_s + sigma_s z) with z the
+	// normal q-quantile: there every component's CDF is at least q.
+	z := distuv.UnitNormal.Quantile((1 - o.level) / 2)
+	for s, v := range m.Sigma2 {
+		sc.sdz[s] = math.Sqrt(v) * z
+	}
+	if o.byLower {
+		for j := range bound {
+			bound[j] = math.Inf(-1)
+		}
+	}
+	inv := 1 / float64(S)
 	for s, w := range m.W {
 		wm := w[row*k : (row+1)*k]
 		zt := m.Zt[s]
 		for j := range m.Cols {
-			mean[j] += floats.Dot(wm, zt[j*k:(j+1)*k]) * inv
+			d := floats.Dot(wm, zt[j*k:(j+1)*k])
+			mean[j] += d * inv
+			if o.byLower {
+				sq[j] += d * d * inv
+				bound[j] = max(bound[j], d+sc.sdz[s])
+			}
 		}
 	}
 	observed := m.ObservedCol[m.ObservedPtr[row]:m.ObservedPtr[row+1]]
 	cand := make([]int, 0, m.Cols)
 	for j := range m.Cols {
-		if inclObs {
+		if o.inclObs {
 			cand = append(cand, j)
 		} else if _, ok := slices.BinarySearch(observed, int32(j)); !ok {
 			cand = append(cand, j)
 		}
 	}
+	key := mean
+	if o.byLower {
+		// A computed lower end may exceed the true one by the quantile
+		// search's tolerance, DefaultTol of the mixture's sd: the bound
+		// allows twice that, with sd from the mixture's moments.
+		var meanVar float64
+		for _, v := range m.Sigma2 {
+			meanVar += v * inv
+		}
+		for _, j := range cand {
+			sd := math.Sqrt(max(0, meanVar+sq[j]-mean[j]*mean[j]))
+			bound[j] += 2 * predictive.DefaultTol * sd
+		}
+		key = bound
+	}
 	slices.SortFunc(cand, func(x, y int) int {
-		if c := cmp.Compare(mean[y], mean[x]); c != 0 {
+		if c := cmp.Compare(key[y], key[x]); c != 0 {
 			return c
 		}
 		return cmp.Compare(x, y)
 	})
-	cand = cand[:min(n, len(cand))]
-	out := make([]ranked, len(cand))
-	for i, j := range cand {
-		out[i] = ranked{col: j, prediction: m.predictEntry(row, j, a, mu)}
+	if !o.byLower {
+		cand = cand[:min(o.n, len(cand))]
+		out := make([]ranked, len(cand))
+		for i, j := range cand {
+			out[i] = ranked{col: j, prediction: m.predictEntry(row, j, o.level, sc.mu)}
+		}
+		return out
 	}
-	return out
+	// Best first by lower end; a column whose bound is below the n-th
+	// best lower end found so far cannot enter, nor can any after it.
+	best := make([]ranked, 0, o.n+1)
+	for _, j := range cand {
+		if len(best) == o.n && bound[j] < best[o.n-1].Lower {
+			break
+		}
+		r := ranked{col: j, prediction: m.predictEntry(row, j, o.level, sc.mu)}
+		at, _ := slices.BinarySearchFunc(best, r, func(a, b ranked) int {
+			if c := cmp.Compare(b.Lower, a.Lower); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.col, b.col)
+		})
+		best = slices.Insert(best, at, r)
+		if len(best) > o.n {
+			best = best[:o.n]
+		}
+	}
+	return best
 }
 
 // writePairPredictions writes the predictions of pairs as CSV.
@@ -217,7 +307,7 @@ func writePairPredictions(w io.Writer, m *fittedModel, pairs [][2]int, a float64
 // writeTopPredictions writes the top n columns of each row as CSV,
 // ranking rows on up to workers goroutines; the output is in the order of
 // rows whatever the number of workers.
-func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows []int, n int, a float64, inclObs bool, workers int) error {
+func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows []int, o topOptions, workers int) error {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -240,9 +330,9 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				mean, mu := make([]float64, m.Cols), make([]float64, len(m.W))
+				sc := newTopScratch(m)
 				for i := range next {
-					results[i-lo] = m.topColumns(rows[i], n, a, inclObs, mean, mu)
+					results[i-lo] = m.topColumns(rows[i], o, sc)
 				}
 			}()
 		}

@@ -2,9 +2,10 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
-	"github.com/bnmf-lab/bnmf/internal/numpytest"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/numpytest"
 )
 
 // predictCLI runs bnmf predict with args and returns its CSV records.
@@ -187,6 +190,70 @@ func TestPredictTop(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPredictTopByLower checks --by lower against brute force: every
+// eligible column's prediction, ranked by the lower end of its 80%
+// interval (ties to the lower column), on a model with 40 samples whose
+// rows have 60 columns, so that the bound leaves most columns out.
+func TestPredictTopByLower(t *testing.T) {
+	dir := t.TempDir()
+	p := newPlanted(t, dir, 20, 60, 3, 0.3, 0.3, 1, 6)
+	out := filepath.Join(dir, "fit")
+	fitCLI(t, "--rank", "3", "--sweeps", "60", "--chains", "2", "--samples", "40", "--out", out, p.path)
+	m, err := readModel(filepath.Join(out, modelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, level = 5, 0.8
+	sc := newTopScratch(m)
+	differs := false
+	pruned, eligible := 0, 0
+	for _, incl := range []bool{false, true} {
+		recs := predictCLI(t, "--top", strconv.Itoa(n), "--by", "lower", "--level", "0.8", "--workers", "3", fmt.Sprint("--include-observed=", incl), out)[1:]
+		if len(recs) != n*m.Rows {
+			t.Fatalf("%d lines, want %d", len(recs), n*m.Rows)
+		}
+		for row := range m.Rows {
+			observed := m.ObservedCol[m.ObservedPtr[row]:m.ObservedPtr[row+1]]
+			var all []ranked
+			for j := range m.Cols {
+				if _, obs := slices.BinarySearch(observed, int32(j)); incl || !obs {
+					all = append(all, ranked{col: j, prediction: m.predictEntry(row, j, level, sc.mu)})
+				}
+			}
+			slices.SortStableFunc(all, func(a, b ranked) int { return cmp.Compare(b.Lower, a.Lower) })
+			for r, rec := range recs[row*n : (row+1)*n] {
+				want := append([]string{m.RowIDs[row], strconv.Itoa(r + 1), m.ColIDs[all[r].col]}, all[r].fields()...)
+				if !slices.Equal(rec, want) {
+					t.Fatalf("include observed %v, row %d, rank %d: %v, want %v", incl, row, r+1, rec, want)
+				}
+			}
+			// The bound behind the pruning holds for every column, and
+			// leaves some out.
+			top := m.topColumns(row, topOptions{n: n, level: level, inclObs: incl, byLower: true}, sc)
+			for _, c := range all {
+				if c.Lower > sc.bound[c.col] {
+					t.Fatalf("row %d, column %d: lower end %v above its bound %v", row, c.col, c.Lower, sc.bound[c.col])
+				}
+				if sc.bound[c.col] < top[n-1].Lower {
+					pruned++
+				}
+			}
+			eligible += len(all)
+			byMean := m.topColumns(row, topOptions{n: n, level: level, inclObs: incl}, sc)
+			for r := range byMean {
+				differs = differs || byMean[r].col != all[r].col
+			}
+		}
+	}
+	if !differs {
+		t.Error("ranking by the lower end gave the mean's ranking in every row")
+	}
+	if pruned == 0 {
+		t.Errorf("the bound left out none of %d columns", eligible)
+	}
+	t.Logf("the bound left out %d of %d columns", pruned, eligible)
 }
 
 // TestPredictErrors checks that bad pairs and models give one-line
