@@ -65,7 +65,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		inclObs   = fs.Bool("include-observed", false, "with --top, rank observed entries too")
 		out       = fs.String("out", "", "write the CSV to `FILE` instead of standard output")
 		workers   = fs.Int("workers", 0, "cores to use `N` for --top; 0 means all (the output does not depend on it)")
-		by        = fs.String("by", "mean", "with --top, rank by the predictive `mean` or by the `lower` end of the interval at --level")
+		by        = fs.String("by", "mean", "with --top, rank by `WHAT`: mean (the predictive mean) or lower (the lower end of the interval at --level)")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
