@@ -209,17 +209,8 @@ func poolResults(rs []*Result) *Result {
 	if nt == 0 {
 		return p
 	}
-	p.PosteriorMeanProduct = make([]float64, nt)
-	var ss, ssMeans float64
-	for t, e := range test {
-		pm := mat.Dot(meanW.RowView(e.Row), meanZ.ColView(e.Col))
-		p.PosteriorMeanProduct[t] = pm
-		d := p.PredictiveMean[t] - e.Value
-		ss += d * d
-		d = pm - e.Value
-		ssMeans += d * d
-	}
-	p.TestMSE = ss / float64(nt)
-	p.TestMSEOfMeans = ssMeans / float64(nt)
+	p.PosteriorMeanProduct, p.TestMSE, p.TestMSEOfMeans = heldOutErrors(test, p.PredictiveMean, func(e Entry) float64 {
+		return mat.Dot(meanW.RowView(e.Row), meanZ.ColView(e.Col))
+	})
 	return p
 }

@@ -326,18 +326,26 @@ func (sm *summary) finish(res *Result) {
 	res.PredictiveMean = sm.mean
 	res.PredictiveVariance = sm.m2
 	floats.Scale(inv, res.PredictiveVariance)
-	res.PosteriorMeanProduct = make([]float64, nt)
+	res.PosteriorMeanProduct, res.TestMSE, res.TestMSEOfMeans = heldOutErrors(sm.test, sm.mean, func(e Entry) float64 {
+		return floats.Dot(sm.sumW[e.Row*k:(e.Row+1)*k], sm.sumZt[e.Col*k:(e.Col+1)*k])
+	})
+}
+
+// heldOutErrors returns, for the test entries, the posterior mean
+// products pm_t = product(test[t]), the mean squared error of the
+// predictive means predMean and that of the products.
+func heldOutErrors(test []Entry, predMean []float64, product func(Entry) float64) (pm []float64, mse, mseOfMeans float64) {
+	pm = make([]float64, len(test))
 	var ss, ssMeans float64
-	for t, e := range sm.test {
-		pm := floats.Dot(sm.sumW[e.Row*k:(e.Row+1)*k], sm.sumZt[e.Col*k:(e.Col+1)*k])
-		res.PosteriorMeanProduct[t] = pm
-		d := sm.mean[t] - e.Value
+	for t, e := range test {
+		pm[t] = product(e)
+		d := predMean[t] - e.Value
 		ss += d * d
-		d = pm - e.Value
+		d = pm[t] - e.Value
 		ssMeans += d * d
 	}
-	res.TestMSE = ss / float64(nt)
-	res.TestMSEOfMeans = ssMeans / float64(nt)
+	n := float64(len(test))
+	return pm, ss / n, ssMeans / n
 }
 
 // positive checks that a hyperparameter is positive and finite.
