@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/bnmf-lab/bnmf/internal/synthetic"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
 
@@ -59,28 +60,15 @@ func BenchmarkSweep(b *testing.B) {
 	}
 }
 
-// ml25mShape builds a matrix with the shape and number of observed entries
-// of MovieLens 25M (162,541 x 59,047, 25,000,095 ratings), values 1 to 5.
-// Each row takes a run of distinct columns, ceil or floor of the average
-// count, from a row-dependent start with a stride coprime to the number of
-// columns, so no map of drawn positions is needed at this size.
+// ml25mShape builds the matrix of synthetic.ML25M, with the shape and
+// number of observed entries of MovieLens 25M.
 func ml25mShape(tb testing.TB) *Matrix {
 	tb.Helper()
-	const rows, cols, observed = 162541, 59047, 25000095
-	rng := rand.New(rand.NewPCG(3, 4))
-	entries := make([]Entry, 0, observed)
-	const stride = 7919 // prime, and 59047 = 137 * 431 is not a multiple of it
-	for i := range rows {
-		n := observed / rows
-		if i < observed%rows {
-			n++
-		}
-		start := rng.IntN(cols)
-		for j := range n {
-			entries = append(entries, Entry{Row: i, Col: (start + j*stride) % cols, Value: float64(1 + rng.IntN(5))})
-		}
+	entries := make([]Entry, 0, synthetic.ML25MObserved)
+	for e := range synthetic.ML25M() {
+		entries = append(entries, e)
 	}
-	m, err := NewMatrix(rows, cols, entries)
+	m, err := NewMatrix(synthetic.ML25MRows, synthetic.ML25MCols, entries)
 	if err != nil {
 		tb.Fatal(err)
 	}

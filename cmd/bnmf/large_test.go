@@ -5,13 +5,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/synthetic"
 )
 
 // TestLargeRun measures a whole bnmf run cell at the MovieLens 25M shape
@@ -78,31 +79,22 @@ func TestLargeRun(t *testing.T) {
 }
 
 // writeLargeTriplets writes a triplet file with the MovieLens 25M shape:
-// each user rates a run of distinct movies (see bnmf's ml25mShape).
+// the entries of synthetic.ML25M, with 1-based row and column ids.
 func writeLargeTriplets(path string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	const rows, cols, observed = 162541, 59047, 25000095
-	rng := rand.New(rand.NewPCG(3, 4))
 	buf := make([]byte, 0, 32)
-	for i := range rows {
-		n := observed / rows
-		if i < observed%rows {
-			n++
-		}
-		start := rng.IntN(cols)
-		for j := range n {
-			buf = strconv.AppendInt(buf[:0], int64(i+1), 10)
-			buf = append(buf, ',')
-			buf = strconv.AppendInt(buf, int64((start+j*7919)%cols+1), 10)
-			buf = append(buf, ',', byte('1'+rng.IntN(5)), '\n')
-			if _, err := w.Write(buf); err != nil {
-				f.Close()
-				return err
-			}
+	for e := range synthetic.ML25M() {
+		buf = strconv.AppendInt(buf[:0], int64(e.Row+1), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(e.Col+1), 10)
+		buf = append(buf, ',', byte('0'+int(e.Value)), '\n')
+		if _, err := w.Write(buf); err != nil {
+			f.Close()
+			return err
 		}
 	}
 	if err := w.Flush(); err != nil {
