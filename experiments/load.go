@@ -33,6 +33,11 @@ func LoadStudy(dir string) (*Study, error) {
 		return nil, fmt.Errorf("loading study: %w", err)
 	}
 	st := &Study{Dir: dir, Manifest: m}
+	if src := readConfigSource(dir); src != nil {
+		if cfg, err := ParseConfig(filepath.Join(dir, ConfigFile), src); err == nil {
+			st.Config = cfg
+		}
+	}
 	order := make(map[string]int, len(m.Cells))
 	for i, c := range m.Cells {
 		order[c.Key()] = i

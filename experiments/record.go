@@ -188,6 +188,11 @@ type Study struct {
 	// Dir is the study's output directory.
 	Dir      string
 	Manifest Manifest
+	// Config is the config stored beside the records (config.yaml), or
+	// nil when there is none or it does not parse. Reports read from it
+	// the settings a manifest does not hold, such as the number of chains
+	// or how sigma^2 starts; the records and manifest never depend on it.
+	Config *Config
 	// Records holds one record per finished or failed cell, in the order
 	// of Manifest.Cells.
 	Records []Record

@@ -44,6 +44,9 @@ func whatWasRun(s *StudySummary) string {
 	if m.Thin > 1 {
 		fmt.Fprintf(&b, " and thinning %d", m.Thin)
 	}
+	if set := settingsRun(s.Study.Config); len(set) > 0 {
+		fmt.Fprintf(&b, "; %s", strings.Join(set, ", "))
+	}
 	fmt.Fprintf(&b, "; %d repeats per setting from base seed %d (config hash `%.12s`). ", m.Repeats, m.BaseSeed, m.ConfigHash)
 	fmt.Fprintf(&b, "Found %d of %d cells", s.Found, s.Expected)
 	if s.Failed > 0 {
@@ -57,6 +60,31 @@ func whatWasRun(s *StudySummary) string {
 		b.WriteString(" " + p)
 	}
 	return b.String()
+}
+
+// settingsRun names the settings of cfg that the manifest does not hold
+// and that are not their defaults: the number of chains per cell and the
+// config keys sigma2_start, standardize and float32_factors. cfg may be
+// nil (a study without its config.yaml).
+func settingsRun(cfg *experiments.Config) []string {
+	if cfg == nil {
+		return nil
+	}
+	def := experiments.DefaultConfig()
+	var set []string
+	if cfg.Chains > 1 {
+		set = append(set, fmt.Sprintf("%d chains per cell, pooled", cfg.Chains))
+	}
+	if cfg.Sigma2Start != def.Sigma2Start {
+		set = append(set, fmt.Sprintf("`sigma2_start: %s`", cfg.Sigma2Start))
+	}
+	if cfg.Standardize {
+		set = append(set, "`standardize: true`")
+	}
+	if cfg.Float32Factors {
+		set = append(set, "`float32_factors: true`")
+	}
+	return set
 }
 
 // provenance names the builds that made recs, a build being a source

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/bnmf-lab/bnmf/experiments"
@@ -44,4 +45,27 @@ func withGo(recs []experiments.Record, goVersion string) []experiments.Record {
 		recs[i].Versions.Go = goVersion
 	}
 	return recs
+}
+
+// TestSettingsRun checks the phrases for the settings a manifest does not
+// hold: none for the defaults or a missing config, one per setting
+// otherwise.
+func TestSettingsRun(t *testing.T) {
+	def := experiments.DefaultConfig()
+	all := experiments.DefaultConfig()
+	all.Chains, all.Sigma2Start, all.Standardize, all.Float32Factors = 4, "prior", true, true
+	tests := []struct {
+		name string
+		cfg  *experiments.Config
+		want []string
+	}{
+		{"no config", nil, nil},
+		{"defaults", &def, nil},
+		{"all", &all, []string{"4 chains per cell, pooled", "`sigma2_start: prior`", "`standardize: true`", "`float32_factors: true`"}},
+	}
+	for _, tt := range tests {
+		if got := settingsRun(tt.cfg); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
 }
