@@ -222,3 +222,30 @@ func TestScores(t *testing.T) {
 		t.Errorf("NMF: scores %v, %v; want none", nmf.Scores, err)
 	}
 }
+
+// TestRunChainsNoBurnIn checks that a negative BurnIn (none) keeps every
+// sweep in each of several chains, and that Result.Settings runs again as
+// it did: resolving settings twice used to read the resolved burn-in of 0
+// as "the default", four fifths of the sweeps.
+func TestRunChainsNoBurnIn(t *testing.T) {
+	train, test, _ := planted(t, 12, 10, 2, 0.5, 0.3, 3)
+	s := Settings{Rank: 2, Sweeps: 30, BurnIn: -1, Seed: 4, Test: test}
+	for _, n := range []int{1, 2} {
+		ch, err := RunChains(context.Background(), GRRN{}, train, s, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, r := range ch.Results {
+			if r.Kept != 30 || r.Settings.BurnIn != 0 {
+				t.Errorf("%d chains, chain %d: kept %d sweeps with burn-in %d, want 30 and 0", n, c, r.Kept, r.Settings.BurnIn)
+			}
+		}
+		again, err := Run(context.Background(), GRRN{}, train, ch.Results[0].Settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Kept != 30 || again.TestMSE != ch.Results[0].TestMSE {
+			t.Errorf("%d chains: chain 0's settings run again kept %d sweeps, test MSE %v; want 30 and %v", n, again.Kept, again.TestMSE, ch.Results[0].TestMSE)
+		}
+	}
+}

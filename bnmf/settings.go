@@ -21,7 +21,8 @@ type Settings struct {
 	// BurnIn is the number of initial sweeps discarded before posterior
 	// summaries are accumulated. Zero means four fifths of Sweeps (400 of
 	// 500, the paper's choice); a negative value means no burn-in. It must be
-	// less than Sweeps.
+	// less than Sweeps. In Result.Settings it holds the number used, 0 for
+	// none: those settings run again as they did.
 	BurnIn int
 
 	// Thin keeps every Thin-th sweep after burn-in for the posterior
@@ -57,6 +58,11 @@ type Settings struct {
 	// deferScores keeps the scores' accumulator in Result unfinished, for
 	// RunChains to pool over chains.
 	deferScores bool
+
+	// filled marks settings whose defaults resolved has filled in, so that
+	// resolving them again changes nothing: a BurnIn of 0 then means none,
+	// as resolved left it, and not the default.
+	filled bool
 
 	// Tracked lists indices into Test whose predictions w_m . z_n are
 	// kept for every sweep in Result.Tracked, for convergence
@@ -141,7 +147,7 @@ func (s Settings) resolved() (Settings, error) {
 		s.Sweeps = 500
 	}
 	switch {
-	case s.BurnIn == 0:
+	case s.BurnIn == 0 && !s.filled:
 		s.BurnIn = s.Sweeps * 4 / 5
 	case s.BurnIn < 0:
 		s.BurnIn = 0
@@ -180,6 +186,7 @@ func (s Settings) resolved() (Settings, error) {
 			return s, fmt.Errorf("bnmf: Settings.Tracked[%d] is %d; it must index Test (%d entries)", i, t, len(s.Test))
 		}
 	}
+	s.filled = true
 	return s, nil
 }
 
