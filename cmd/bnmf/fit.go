@@ -183,6 +183,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 		s.Scores = &predictive.Settings{Levels: []float64{0.5, 0.8, 0.9, 0.95}}
 	}
 	kept := keptSweeps(o.sweeps, s.BurnIn, o.thin)
+	describeModelSize(stderr, r.Rows, r.Cols, len(r.Entries), o, kept)
 	collector := newDrawCollector(r.Rows, r.Cols, o.rank, o.chains, kept, o.samples)
 	s.Draws = collector
 	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: o.progress}
@@ -240,6 +241,24 @@ func (o *fitOptions) validate() error {
 		return fmt.Errorf("--thin %d keeps none of the %d sweeps after burn-in", o.thin, o.sweeps-burnIn)
 	}
 	return nil
+}
+
+// modelSizeWarn is the model file size from which fit warns before
+// sampling: the samples are held in memory until they are written.
+const modelSizeWarn = 2e9
+
+// describeModelSize says, before sampling, how many samples model.npz
+// will hold and about how large it will be (8 S K (M + N) + 4 |observed|
+// bytes; the samples are held in memory as well), with a warning from
+// modelSizeWarn bytes on.
+func describeModelSize(w io.Writer, rows, cols, observed int, o fitOptions, kept int) {
+	s := storedSamples(o.chains, kept, o.samples)
+	size := 8*int64(s)*int64(o.rank)*int64(rows+cols) + 4*int64(observed)
+	fmt.Fprintf(w, "model: %s will hold %d samples, about %s (--samples bounds them)\n", modelFile, s, fmtBytes(size))
+	if size >= modelSizeWarn {
+		fmt.Fprintf(w, "warning: the %d samples are held in memory while sampling, %s; a smaller --samples shrinks them (--samples %d: %s)\n",
+			s, fmtBytes(8*int64(s)*int64(o.rank)*int64(rows+cols)), o.chains, fmtBytes(8*int64(o.chains)*int64(o.rank)*int64(rows+cols)+4*int64(observed)))
+	}
 }
 
 // keptSweeps returns how many sweeps of a chain enter the posterior, for

@@ -491,3 +491,36 @@ func TestFitFloat32Factors(t *testing.T) {
 		}
 	}
 }
+
+// TestFitBurnInAndModelSize checks that --burn-in 0 keeps every sweep of
+// every chain (it once kept the last fifth), and that the size fit
+// announces before sampling is the model file's, within the zip
+// container's few kilobytes.
+func TestFitBurnInAndModelSize(t *testing.T) {
+	dir := t.TempDir()
+	p := newPlanted(t, dir, 30, 25, 2, 0.5, 0.2, 1, 7)
+	tests := []struct {
+		burnIn, samples string
+		kept, stored    int
+	}{
+		{"0", "1000", 20, 40},
+		{"-1", "1000", 4, 8},
+		{"5", "10", 15, 10},
+	}
+	for _, tt := range tests {
+		out := filepath.Join(dir, "b"+tt.burnIn)
+		_, errOut := fitCLI(t, "--rank", "2", "--chains", "2", "--sweeps", "20", "--burn-in", tt.burnIn, "--samples", tt.samples, "--out", out, p.path)
+		var man fitManifest
+		readJSON(t, filepath.Join(out, "manifest.json"), &man)
+		if man.Settings.Kept != tt.kept || man.Settings.Samples != tt.stored {
+			t.Errorf("--burn-in %s --samples %s: kept %d per chain, stored %d; want %d and %d", tt.burnIn, tt.samples, man.Settings.Kept, man.Settings.Samples, tt.kept, tt.stored)
+		}
+		want := fmt.Sprintf("will hold %d samples, about %s", tt.stored, fmtBytes(8*int64(tt.stored)*2*(30+25)+4*int64(p.observed)))
+		if !strings.Contains(errOut, want) {
+			t.Errorf("--burn-in %s: stderr does not say %q:\n%s", tt.burnIn, want, errOut)
+		}
+		if size := fileSize(filepath.Join(out, modelFile)); math.Abs(float64(size)-float64(8*tt.stored*2*(30+25)+4*p.observed)) > 4096 {
+			t.Errorf("--burn-in %s: model file of %d bytes, announced %d", tt.burnIn, size, 8*tt.stored*2*(30+25)+4*p.observed)
+		}
+	}
+}

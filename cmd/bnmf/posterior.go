@@ -34,7 +34,7 @@ type chainMoments struct {
 // samples over all chains: the same number from each chain, evenly
 // spaced over its kept draws and ending at its last.
 func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
-	per := max(1, min(kept, maxSamples/chains))
+	per := storedSamples(chains, kept, maxSamples) / chains
 	store := make([]int, per)
 	for i := range store {
 		store[i] = (i+1)*kept/per - 1
@@ -47,6 +47,13 @@ func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
 		}
 	}
 	return c
+}
+
+// storedSamples returns how many samples a fit of chains chains, each
+// keeping kept sweeps, stores when at most maxSamples are asked for: the
+// same number from every chain, at least one.
+func storedSamples(chains, kept, maxSamples int) int {
+	return chains * max(1, min(kept, maxSamples/chains))
 }
 
 // RecordDraw implements bnmf.DrawRecorder.
