@@ -48,7 +48,8 @@ file holds S = min(--samples, chains x kept sweeps) posterior samples of W,
 Z and sigma^2, evenly spaced in every chain, and the observed pattern:
 about 8 S K (M + N) + 4 |observed| bytes: 157 MB for MovieLens 1M at
 K = 20 and S = 100 (--samples bounds it), 3.3 MB for the synthetic data
-at K = 5; bnmf predict loads it whole. While sampling, fit holds the
+at K = 5; bnmf predict loads it whole. fit prints the number of samples
+and the size before sampling, and warns from 2 GB on. While sampling, fit holds the
 data, the samples it stores and 2 K (M + N) numbers per chain for the
 posterior moments (352 MB resident in all for that MovieLens 1M fit).
 
