@@ -315,6 +315,14 @@ func (c *Config) Hash() (string, error) {
 	if h.Sigma2Start == bnmf.Sigma2FromConditional.String() {
 		h.Sigma2Start = ""
 	}
+	if h.BurnIn == 0 {
+		// burn_in: 0 (none) hashes as -1: builds before the fix of
+		// bnmf's settings resolved twice ran such studies with a burn-in
+		// of four fifths of the sweeps while their records said 0, and
+		// their records must not be resumed into or mixed with correct
+		// ones. Every other config keeps its hash.
+		h.BurnIn = -1
+	}
 	kind.hashed(&h)
 	b, err := json.Marshal(h)
 	if err != nil {
