@@ -252,10 +252,7 @@ func TestFitRecoversPlantedFactors(t *testing.T) {
 	// ~1600) = 0.045 RMS; 3 times that allows for the posterior's own
 	// spread and the sampling error of 100 samples. Entries have an RMS of
 	// about 3.5, so 0.14 is within 4%.
-	model, err := readModel(filepath.Join(out, modelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := mustReadModel(t, out)
 	if model.Samples != 100 || model.Rows != m || model.Cols != n || model.Rank != k {
 		t.Fatalf("model: %d samples of %d x %d at rank %d", model.Samples, model.Rows, model.Cols, model.Rank)
 	}
@@ -392,14 +389,8 @@ func TestFitStandardize(t *testing.T) {
 	check("W_sd.npy", 1024)
 	check("Z_mean.npy", 1)
 	check("Z_sd.npy", 1)
-	ma, err := readModel(filepath.Join(outA, modelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mb, err := readModel(filepath.Join(outB, modelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ma := mustReadModel(t, outA)
+	mb := mustReadModel(t, outB)
 	for s := range ma.Sigma2 {
 		if ma.Sigma2[s]*1024*1024 != mb.Sigma2[s] {
 			t.Fatalf("sigma^2 sample %d: %v, want %v times 1024^2", s, mb.Sigma2[s], ma.Sigma2[s])
@@ -523,4 +514,14 @@ func TestFitBurnInAndModelSize(t *testing.T) {
 			t.Errorf("--burn-in %s: model file of %d bytes, announced %d", tt.burnIn, size, 8*tt.stored*2*(30+25)+4*p.observed)
 		}
 	}
+}
+
+// mustReadModel reads the model file that bnmf fit wrote into dir.
+func mustReadModel(t *testing.T, dir string) *fittedModel {
+	t.Helper()
+	m, err := readModel(filepath.Join(dir, modelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -130,10 +130,7 @@ func TestPredictTop(t *testing.T) {
 	p := newPlanted(t, dir, 15, 12, 2, 0.6, 0.2, 1, 5)
 	out := filepath.Join(dir, "fit")
 	fitCLI(t, "--rank", "2", "--sweeps", "30", "--chains", "2", "--samples", "10", "--out", out, p.path)
-	m, err := readModel(filepath.Join(out, modelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustReadModel(t, out)
 	observed := map[[2]string]bool{}
 	for i := range m.Rows {
 		for _, j := range m.ObservedCol[m.ObservedPtr[i]:m.ObservedPtr[i+1]] {
@@ -201,10 +198,7 @@ func TestPredictTopByLower(t *testing.T) {
 	p := newPlanted(t, dir, 20, 60, 3, 0.3, 0.3, 1, 6)
 	out := filepath.Join(dir, "fit")
 	fitCLI(t, "--rank", "3", "--sweeps", "60", "--chains", "2", "--samples", "40", "--out", out, p.path)
-	m, err := readModel(filepath.Join(out, modelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustReadModel(t, out)
 	const n, level = 5, 0.8
 	sc := newTopScratch(m)
 	differs := false
@@ -334,10 +328,7 @@ print(repr(float((W @ Z)[3, 4])), repr(float(pred[3, 4])), repr(float(pred[11, 8
 		t.Fatalf("numpy: %v\n%s", err, got)
 	}
 	f := parseFloats(t, strings.Fields(string(got)))
-	m, err := readModel(filepath.Join(out, modelFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustReadModel(t, out)
 	w := readNpy(t, filepath.Join(out, "W_mean.npy"), 12, 2)
 	z := readNpy(t, filepath.Join(out, "Z_mean.npy"), 2, 9)
 	mu := make([]float64, m.Samples)
