@@ -213,17 +213,25 @@ func TestRunErrors(t *testing.T) {
 }
 
 // TestSweepAllocatesNothing checks that a sweep of every model allocates
-// nothing once the chain is built, with one worker and with several (the
+// nothing once the chain is built, with one worker and with several, and
+// with Settings.Float32Factors (the
 // benchmarks report the same for the MovieLens shapes; this makes it a
 // test).
 func TestSweepAllocatesNothing(t *testing.T) {
 	train, _, _ := planted(t, 30, 40, 3, 0.5, 0.1, 5)
 	for _, model := range allModels() {
-		for _, workers := range []int{1, 3} {
-			t.Run(fmt.Sprintf("%s/workers=%d", model.Name(), workers), func(t *testing.T) {
+		for _, c := range []struct {
+			workers int
+			float32 bool
+		}{{1, false}, {3, false}, {3, true}} {
+			workers := c.workers
+			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), workers, c.float32), func(t *testing.T) {
 				ch, err := model.newChain(train, 4)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if f, ok := ch.(float32Reader); ok && c.float32 {
+					f.useFloat32Factors()
 				}
 				p := newPool(workers, 1, ch.scratchSize())
 				defer p.close()
