@@ -149,6 +149,8 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 			side.x32[i*k+kk] = float32(v)
 		}
 	}
+	// A row of W stores its updated residuals; a column of Z, the last
+	// update of the sweep to touch its entries, stores them exact.
 	switch {
 	case side.pos == nil:
 		copy(c.resid[lo:hi], r)
