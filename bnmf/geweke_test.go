@@ -182,21 +182,7 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, gewekeObserved()[q])
 		}
 	}
-	var c *gibbsChain
-	if mutant {
-		pw := gewekeWrongTauShape{newHierarchicalPrior(gewekeRows, gewekeK, h.muMu, h.tauMu, h.a, h.b)}
-		pz := gewekeWrongTauShape{newHierarchicalPrior(gewekeCols, gewekeK, h.muMu, h.tauMu, h.a, h.b)}
-		c = newGibbsChain(data, gewekeK, gewekeLik(), pw, pz)
-	} else {
-		ch, err := model.newChain(data, gewekeK)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ok bool
-		if c, ok = ch.(*gibbsChain); !ok {
-			t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-		}
-	}
+	c := testGibbsChain(t, model, data, gewekeK, h, gewekeLik(), mutant)
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	gewekeWrite(t, c, p, st, 0)
@@ -231,6 +217,28 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 		se[i] = math.Sqrt(vari / gewekeBatches)
 	}
 	return mean, se
+}
+
+// testGibbsChain returns model's chain on data at rank k, or, if mutant,
+// a GTTN-like chain with hyperparameters h and likelihood lik whose tau
+// conditional has the wrong shape (gewekeWrongTauShape).
+func testGibbsChain(t *testing.T, model Model, data *Matrix, k int, h gewekeHyper, lik Likelihood, mutant bool) *gibbsChain {
+	t.Helper()
+	if mutant {
+		rows, cols := data.Dims()
+		pw := gewekeWrongTauShape{newHierarchicalPrior(rows, k, h.muMu, h.tauMu, h.a, h.b)}
+		pz := gewekeWrongTauShape{newHierarchicalPrior(cols, k, h.muMu, h.tauMu, h.a, h.b)}
+		return newGibbsChain(data, k, lik, pw, pz)
+	}
+	ch, err := model.newChain(data, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := ch.(*gibbsChain)
+	if !ok {
+		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
+	}
+	return c
 }
 
 // gewekeWrongTauShape is GTTN's hierarchical prior with a deliberately

@@ -77,21 +77,7 @@ func sbcChain(t *testing.T, model Model, h gewekeHyper, mutant bool, r *simRepli
 	t.Helper()
 	data := r.matrix(t)
 	sh := r.shape
-	var c *gibbsChain
-	if mutant {
-		pw := gewekeWrongTauShape{newHierarchicalPrior(sh.rows, sh.k, h.muMu, h.tauMu, h.a, h.b)}
-		pz := gewekeWrongTauShape{newHierarchicalPrior(sh.cols, sh.k, h.muMu, h.tauMu, h.a, h.b)}
-		c = newGibbsChain(data, sh.k, Likelihood{AlphaSigma: h.alphaSigma, BetaSigma: h.betaSigma}, pw, pz)
-	} else {
-		ch, err := model.newChain(data, sh.k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ok bool
-		if c, ok = ch.(*gibbsChain); !ok {
-			t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-		}
-	}
+	c := testGibbsChain(t, model, data, sh.k, h, Likelihood{AlphaSigma: h.alphaSigma, BetaSigma: h.betaSigma}, mutant)
 	p := newPool(1, seed, c.scratchSize())
 	gewekeWrite(t, c, p, r.st, 0)
 	return c, p
