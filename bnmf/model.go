@@ -12,12 +12,3 @@ type Model interface {
 	// rank and returns a chain ready to be initialised.
 	newChain(train *Matrix, rank int) (chain, error)
 }
-
-// Compile-time checks that every model implements Model.
-var (
-	_ Model = GEE{}
-	_ Model = GTT{}
-	_ Model = GTTN{}
-	_ Model = GRRN{}
-	_ Model = NMF{}
-)

@@ -7,6 +7,82 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
+var _ Model = NMF{}
+
+// Objective selects the loss that NMF minimises.
+type Objective int
+
+const (
+	// SquaredError is the masked squared error of the paper's Eq. 2.
+	SquaredError Objective = iota
+	// IDivergence is the generalised Kullback-Leibler (I-) divergence.
+	IDivergence
+)
+
+// String returns the objective's name.
+func (o Objective) String() string {
+	switch o {
+	case SquaredError:
+		return "squared-error"
+	case IDivergence:
+		return "i-divergence"
+	}
+	return "unknown"
+}
+
+// UnmarshalText sets o from its name, as String returns it.
+func (o *Objective) UnmarshalText(text []byte) error {
+	for _, c := range []Objective{SquaredError, IDivergence} {
+		if c.String() == string(text) {
+			*o = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown objective %q; want %q or %q", text, SquaredError, IDivergence)
+}
+
+// NMF is non-probabilistic NMF by Lee and Seung's (2001) multiplicative
+// updates restricted to the observed entries. It is a point estimate: Run
+// reports its final iterate as the posterior mean and zero predictive
+// variance, and its Sigma2 is 0.
+type NMF struct {
+	// Objective is the loss minimised; the zero value is SquaredError.
+	Objective Objective
+}
+
+// Name returns "NMF".
+func (NMF) Name() string { return "NMF" }
+
+func nmfSpec() Spec {
+	return Spec{
+		Name: "NMF", Zero: NMF{}, Default: true, Nonnegative: true, PointEstimate: true,
+		Doc: "Lee and Seung's multiplicative updates on the observed entries (a point estimate)",
+		Params: []Param{{
+			Key: "objective", Field: "Objective", Support: Choice,
+			Choices: []string{SquaredError.String(), IDivergence.String()},
+			Default: SquaredError.String(), Doc: "the loss minimised",
+		}},
+	}
+}
+
+func (g NMF) newChain(train *Matrix, k int) (chain, error) {
+	switch g.Objective {
+	case SquaredError, IDivergence:
+	default:
+		return nil, fmt.Errorf("bnmf: NMF.Objective %d is not SquaredError or IDivergence", int(g.Objective))
+	}
+	// Multiplicative updates keep factors nonnegative only for
+	// nonnegative data.
+	_, _, values := train.RowStorage()
+	for i, v := range values {
+		if v < 0 {
+			e := train.EntryAt(i)
+			return nil, fmt.Errorf("bnmf: NMF needs nonnegative data; entry (%d, %d) is %v", e.Row, e.Col, v)
+		}
+	}
+	return newNMFChain(train, k, g.Objective), nil
+}
+
 // nmfChain runs Lee and Seung's (2001) multiplicative updates restricted to
 // the observed entries:
 //
