@@ -19,9 +19,10 @@ import (
 // config that Validate accepted has a known kind.
 func (c *Config) Cells() []Cell {
 	kind := c.kind()
+	axis := kind.Axis()
 	grid := kind.grid(c)
-	if kind.Axis() == NoAxis {
-		grid = []float64{0}
+	if len(grid) == 0 {
+		grid = []float64{0} // one cell per model, rank and repeat
 	}
 	cells := make([]Cell, 0, c.Repeats*len(grid)*len(c.Ranks)*len(c.Models))
 	for r := range c.Repeats {
@@ -29,7 +30,7 @@ func (c *Config) Cells() []Cell {
 			for _, k := range c.Ranks {
 				for _, m := range c.Models {
 					cell := Cell{Model: m.Name, Rank: k, Repeat: r}
-					cells = append(cells, cell.with(kind.Axis(), g))
+					cells = append(cells, axis.With(cell, g))
 				}
 			}
 		}

@@ -15,7 +15,7 @@ const KindConvergence = "convergence"
 type convergenceKind struct{}
 
 func (convergenceKind) Name() string  { return KindConvergence }
-func (convergenceKind) Axis() Axis    { return NoAxis }
+func (convergenceKind) Axis() Axis    { return NoAxis{} }
 func (convergenceKind) HeldOut() bool { return false }
 
 func (convergenceKind) validate(c *Config) error {

@@ -35,41 +35,43 @@ func KindNames() []string {
 }
 
 // Axis is the setting that a kind of study varies besides the model, the
-// rank and the repeat.
-type Axis int
-
-const (
-	// NoAxis: the kind varies nothing else (a convergence study).
-	NoAxis Axis = iota
-	// FractionAxis: the kind varies Cell.Fraction, the fraction
-	// unobserved.
-	FractionAxis
-	// NoiseRatioAxis: the kind varies Cell.NoiseRatio, the
-	// noise-to-signal variance ratio.
-	NoiseRatioAxis
-)
-
-// Value returns the cell's value on axis a (0 for NoAxis).
-func (c Cell) Value(a Axis) float64 {
-	switch a {
-	case FractionAxis:
-		return c.Fraction
-	case NoiseRatioAxis:
-		return c.NoiseRatio
-	}
-	return 0
+// rank and the repeat: how to read and set it on a cell, what it is
+// called and which values a manifest lists. Each kind's file defines its
+// axis, so a kind on a new axis touches no code outside its own files.
+type Axis interface {
+	// Name names the setting in words, such as "fraction" or
+	// "noise ratio"; it is empty for a kind that varies nothing else.
+	Name() string
+	// Column names the setting's column in a study's cells.csv, such as
+	// "fraction"; it is empty for none.
+	Column() string
+	// Value returns the cell's value on the axis (0 for none).
+	Value(c Cell) float64
+	// With returns c with its value on the axis set to v.
+	With(c Cell, v float64) Cell
+	// Grid returns the values that a study's manifest lists on the axis
+	// (nil for none).
+	Grid(m *Manifest) []float64
 }
 
-// with returns c with its value on axis a set to v.
-func (c Cell) with(a Axis, v float64) Cell {
-	switch a {
-	case FractionAxis:
-		c.Fraction = v
-	case NoiseRatioAxis:
-		c.NoiseRatio = v
-	}
-	return c
-}
+// NoAxis is the Axis of a kind that varies nothing besides the model, the
+// rank and the repeat (a convergence study).
+type NoAxis struct{}
+
+// Name returns "".
+func (NoAxis) Name() string { return "" }
+
+// Column returns "".
+func (NoAxis) Column() string { return "" }
+
+// Value returns 0.
+func (NoAxis) Value(Cell) float64 { return 0 }
+
+// With returns c unchanged.
+func (NoAxis) With(c Cell, _ float64) Cell { return c }
+
+// Grid returns nil.
+func (NoAxis) Grid(*Manifest) []float64 { return nil }
 
 // Kind is a kind of study: what it varies, which settings its config
 // takes, what data each cell trains and is scored on, and what its records

@@ -18,7 +18,7 @@ const KindNoise = "noise"
 type noiseKind struct{}
 
 func (noiseKind) Name() string  { return KindNoise }
-func (noiseKind) Axis() Axis    { return NoiseRatioAxis }
+func (noiseKind) Axis() Axis    { return NoiseRatioAxis{} }
 func (noiseKind) HeldOut() bool { return true }
 
 func (noiseKind) validate(c *Config) error {
@@ -105,3 +105,22 @@ func (s noiseCells) describe(m *Manifest) {
 	m.NoiseRatios = s.p.Config.NoiseRatios
 	m.Coverage = s.p.Config.Coverage
 }
+
+// NoiseRatioAxis is the Axis of a noise study: Cell.NoiseRatio, the
+// noise-to-signal variance ratio.
+type NoiseRatioAxis struct{}
+
+// Name returns "noise ratio".
+func (NoiseRatioAxis) Name() string { return "noise ratio" }
+
+// Column returns "noise_ratio".
+func (NoiseRatioAxis) Column() string { return "noise_ratio" }
+
+// Value returns c.NoiseRatio.
+func (NoiseRatioAxis) Value(c Cell) float64 { return c.NoiseRatio }
+
+// With returns c with NoiseRatio v.
+func (NoiseRatioAxis) With(c Cell, v float64) Cell { c.NoiseRatio = v; return c }
+
+// Grid returns m.NoiseRatios.
+func (NoiseRatioAxis) Grid(m *Manifest) []float64 { return m.NoiseRatios }

@@ -17,7 +17,7 @@ const KindSparsity = "sparsity"
 type sparsityKind struct{}
 
 func (sparsityKind) Name() string  { return KindSparsity }
-func (sparsityKind) Axis() Axis    { return FractionAxis }
+func (sparsityKind) Axis() Axis    { return FractionAxis{} }
 func (sparsityKind) HeldOut() bool { return true }
 
 func (sparsityKind) validate(c *Config) error {
@@ -67,3 +67,22 @@ func (s sparsityCells) describe(m *Manifest) {
 	m.Fractions = s.p.Config.Fractions
 	m.Coverage = s.p.Config.Coverage
 }
+
+// FractionAxis is the Axis of a sparsity study: Cell.Fraction, the fraction
+// of the data left unobserved.
+type FractionAxis struct{}
+
+// Name returns "fraction".
+func (FractionAxis) Name() string { return "fraction" }
+
+// Column returns "fraction".
+func (FractionAxis) Column() string { return "fraction" }
+
+// Value returns c.Fraction.
+func (FractionAxis) Value(c Cell) float64 { return c.Fraction }
+
+// With returns c with Fraction v.
+func (FractionAxis) With(c Cell, v float64) Cell { c.Fraction = v; return c }
+
+// Grid returns m.Fractions.
+func (FractionAxis) Grid(m *Manifest) []float64 { return m.Fractions }

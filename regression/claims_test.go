@@ -466,7 +466,7 @@ func pairedSkill(st *experiments.Study, model, base string, k int, x float64, me
 	vals := make(map[key]float64)
 	for i := range st.Records {
 		r := &st.Records[i]
-		if r.Error != "" || r.Cell.Rank != k || r.Cell.Value(axisOf(st)) != x {
+		if r.Error != "" || r.Cell.Rank != k || axisOf(st).Value(r.Cell) != x {
 			continue
 		}
 		vals[key{r.Cell.Model, r.Cell.Repeat}] = metric(&r.Metrics)
@@ -511,7 +511,7 @@ func TestClaimsBaselines(t *testing.T) {
 		means, n := settingMeans(st, testMSE)
 		requireRepeats(t, st, n, 10)
 		xs := st.Manifest.Fractions
-		if axisOf(st) == experiments.NoiseRatioAxis {
+		if axisOf(st) == (experiments.NoiseRatioAxis{}) {
 			xs = st.Manifest.NoiseRatios
 		}
 		for _, x := range xs {

@@ -157,29 +157,17 @@ func CalibrationFigure(s *StudySummary, pal Palette) (*Figure, error) {
 		return nil, ErrNoData
 	}
 	axis, _ := axisOf(s.Kind())
-	grid := []float64{0}
-	switch axis {
-	case experiments.FractionAxis:
-		grid = s.Fractions
-	case experiments.NoiseRatioAxis:
-		grid = s.NoiseRatios
+	grid := s.Grid
+	if len(grid) == 0 {
+		grid = []float64{0}
 	}
 	f := &Figure{Title: fmt.Sprintf("Coverage of the central predictive intervals — %s", s.Name()), Cols: len(grid)}
 	var drawn []string
 	for _, k := range s.Ranks {
 		for _, v := range grid {
-			key := func(m string) Key {
-				kk := Key{Model: m, Rank: k}
-				switch axis {
-				case experiments.FractionAxis:
-					kk.Fraction = v
-				case experiments.NoiseRatioAxis:
-					kk.NoiseRatio = v
-				}
-				return kk
-			}
+			key := func(m string) Key { return keyOf(axis.With(experiments.Cell{Model: m, Rank: k}, v)) }
 			title := fmt.Sprintf("K = %d", k)
-			if axis != experiments.NoAxis {
+			if axis.Name() != "" {
 				title += ", " + settingOf(key(""), axis)
 			}
 			p := newPanel(title, "nominal level", "coverage", yScale{})

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,20 +47,19 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 	}
 
 	axis, heldOut := axisOf(m.Kind)
+	header := csvHeader()
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader()); err != nil {
+	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("report: csv: %w", err)
 	}
 	for _, c := range cells {
-		fraction, ratio := "", "" // empty where the study kind does not vary them
-		switch axis {
-		case experiments.FractionAxis:
-			fraction = fmtFloat(c.Fraction)
-		case experiments.NoiseRatioAxis:
-			ratio = fmtFloat(c.NoiseRatio)
-		}
 		row := []string{m.Study, m.Kind, m.Dataset, m.ConfigHash,
-			c.Model, strconv.Itoa(c.Rank), fraction, ratio, strconv.Itoa(c.Repeat)}
+			c.Model, strconv.Itoa(c.Rank), "", "", strconv.Itoa(c.Repeat)}
+		// The setting columns are empty where the study kind does not
+		// vary them.
+		if i := slices.Index(header, axis.Column()); i >= 0 {
+			row[i] = fmtFloat(axis.Value(c))
+		}
 		r, ok := byCell[c]
 		if !ok {
 			row = append(row, "missing")

@@ -149,13 +149,10 @@ func WriteDiagnosticsTable(w io.Writer, s *StudySummary) error {
 
 // settingOf names the value of a key on a study's axis, or "—".
 func settingOf(k Key, axis experiments.Axis) string {
-	switch axis {
-	case experiments.FractionAxis:
-		return "fraction " + fmtG(k.Fraction)
-	case experiments.NoiseRatioAxis:
-		return "noise ratio " + fmtG(k.NoiseRatio)
+	if axis.Name() == "" {
+		return "—"
 	}
-	return "—"
+	return axis.Name() + " " + fmtG(axis.Value(cellOf(k)))
 }
 
 // hasDiagnostics reports whether any record of the study carries

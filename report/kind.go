@@ -49,7 +49,7 @@ func reportOf(s *StudySummary) kindReport { return kindReports()[s.Kind()] }
 func axisOf(kind string) (experiments.Axis, bool) {
 	k, ok := experiments.KindByName(kind)
 	if !ok {
-		return experiments.NoAxis, false
+		return experiments.NoAxis{}, false
 	}
 	return k.Axis(), k.HeldOut()
 }

@@ -26,11 +26,14 @@ type StudySummary struct {
 	// Models, Ranks, Fractions and NoiseRatios are the values the study
 	// varies: the manifest's, plus any found only in records. Models are
 	// in the paper's order (GEE, GTT, GTTN, GRRN, NMF, then others by
-	// name); the rest ascend.
+	// name); the rest ascend. Grid holds the values on the study's axis
+	// (its kind's Axis; empty for none), the ones code that does not know
+	// the kind iterates over.
 	Models      []string
 	Ranks       []int
 	Fractions   []float64
 	NoiseRatios []float64
+	Grid        []float64
 	// Groups holds one group per model, rank and fraction or noise ratio,
 	// ordered by model, rank, fraction and noise ratio. A group the
 	// manifest expects but no record reached is present with zero counts.
@@ -194,6 +197,7 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 	if len(m.Cells) > 0 {
 		return m.Cells
 	}
+	axis, _ := axisOf(m.Kind)
 	var cells []experiments.Cell
 	for _, model := range m.Models {
 		for _, k := range m.Ranks {
@@ -203,17 +207,12 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 					cells = append(cells, c)
 				}
 			}
-			switch axis, _ := axisOf(m.Kind); {
-			case axis == experiments.FractionAxis && len(m.Fractions) > 0:
-				for _, f := range m.Fractions {
-					add(experiments.Cell{Model: model, Rank: k, Fraction: f})
-				}
-			case axis == experiments.NoiseRatioAxis && len(m.NoiseRatios) > 0:
-				for _, nr := range m.NoiseRatios {
-					add(experiments.Cell{Model: model, Rank: k, NoiseRatio: nr})
-				}
-			default:
+			grid := axis.Grid(&m)
+			if len(grid) == 0 {
 				add(experiments.Cell{Model: model, Rank: k})
+			}
+			for _, v := range grid {
+				add(axis.With(experiments.Cell{Model: model, Rank: k}, v))
 			}
 		}
 	}
@@ -222,6 +221,11 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 
 func keyOf(c experiments.Cell) Key {
 	return Key{Model: c.Model, Rank: c.Rank, Fraction: c.Fraction, NoiseRatio: c.NoiseRatio}
+}
+
+// cellOf returns the cell of repeat 0 that k names.
+func cellOf(k Key) experiments.Cell {
+	return experiments.Cell{Model: k.Model, Rank: k.Rank, Fraction: k.Fraction, NoiseRatio: k.NoiseRatio}
 }
 
 // acceptRecords returns the records of st that belong to its manifest, one
@@ -297,6 +301,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	ss.Ranks = append(ss.Ranks, m.Ranks...)
 	ss.Fractions = append(ss.Fractions, m.Fractions...)
 	ss.NoiseRatios = append(ss.NoiseRatios, m.NoiseRatios...)
+	ss.Grid = append(ss.Grid, axis.Grid(&m)...)
 	type modelRank struct {
 		model string
 		rank  int
@@ -306,10 +311,15 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	for k, b := range byKey {
 		ss.Models = append(ss.Models, k.Model)
 		ss.Ranks = append(ss.Ranks, k.Rank)
-		switch axis {
-		case experiments.FractionAxis:
+		// A value found only in records joins the lists; a cell holds
+		// a value only on its kind's axis.
+		if v := axis.Value(cellOf(k)); v != 0 {
+			ss.Grid = append(ss.Grid, v)
+		}
+		if k.Fraction != 0 {
 			ss.Fractions = append(ss.Fractions, k.Fraction)
-		case experiments.NoiseRatioAxis:
+		}
+		if k.NoiseRatio != 0 {
 			ss.NoiseRatios = append(ss.NoiseRatios, k.NoiseRatio)
 		}
 		ss.Groups = append(ss.Groups, b.build())
@@ -319,6 +329,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	}
 	ss.Models = sortModels(ss.Models)
 	ss.Ranks = sortedUnique(ss.Ranks)
+	ss.Grid = sortedUnique(ss.Grid)
 	ss.Fractions = sortedUnique(ss.Fractions)
 	ss.NoiseRatios = sortedUnique(ss.NoiseRatios)
 	slices.SortFunc(ss.Groups, func(a, b Group) int { return compareKeys(a.Key, b.Key) })
