@@ -46,9 +46,9 @@ func TestOpenDrugSensitivity(t *testing.T) {
 		rows, cols, observed int
 		sum                  float64
 		// cell is a (cell line, drug) pair and its value in the file.
-		cell  [2]string
-		value float64
-		removed              []string  // cell lines with fewer than 3 values
+		cell    [2]string
+		value   float64
+		removed []string // cell lines with fewer than 3 values
 	}{
 		{name: "gdsc-ic50", rawRows: 707, rawCols: 139, tokens: 79262,
 			rows: 705, cols: 139, observed: 79259, sum: 3442360.1562824855,
