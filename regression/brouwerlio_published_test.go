@@ -71,7 +71,7 @@ func readPublished(t *testing.T) []publishedRow {
 }
 
 // referenceDir returns upstream's snapshot, $BNMF_REFERENCE_DIR or
-// reference/bmf-priors beside $BNMF_DATA_DIR or beside the checkout, and
+// reference/bmf-priors beside $BNMF_DATA_DIR or beside the checkout (../shared), and
 // skips the test when none is there.
 func referenceDir(t *testing.T) string {
 	t.Helper()
@@ -79,7 +79,7 @@ func referenceDir(t *testing.T) string {
 	if d := os.Getenv("BNMF_DATA_DIR"); d != "" {
 		candidates = append(candidates, filepath.Join(d, "..", "reference", "bmf-priors"))
 	}
-	candidates = append(candidates, filepath.Join("..", "..", "shared", "reference", "bmf-priors"), "/work/shared/reference/bmf-priors")
+	candidates = append(candidates, filepath.Join("..", "..", "shared", "reference", "bmf-priors"))
 	for _, d := range candidates {
 		if d == "" {
 			continue
