@@ -24,10 +24,11 @@ record are skipped, including cells whose record holds an error unless
 --retry-failed is given. A config whose output directory holds results of a
 different config is refused (see --force).
 
-MovieLens data is read from the data directory (--data-dir, else
+Named datasets (MovieLens, and the drug-sensitivity matrices gdsc-ic50,
+ccle-ic50, ccle-ec50) are read from the data directory (--data-dir, else
 $BNMF_DATA_DIR, else ./data); with --fetch, a dataset that is not there is
 downloaded first and checked as "bnmf data fetch" checks it (from the
-mirror in $BNMF_MOVIELENS_MIRROR, if set).
+mirror in $BNMF_MOVIELENS_MIRROR or $BNMF_BMF_PRIORS_MIRROR, if set).
 
 Progress goes to standard error, as do warnings found when a config is
 checked (such as data far from the scale of ratings 1 to 5, which the
@@ -77,11 +78,11 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		shards   = fs.Int("shards", 0, "the number of shards `N` when the index comes from the environment")
 		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
-		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
+		dataDir  = fs.String("data-dir", "", "read named datasets from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
 		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
 		retry    = fs.Bool("retry-failed", false, "run again the cells whose stored record holds an error")
-		fetch    = fs.Bool("fetch", false, "download a MovieLens dataset a config needs when it is not in the data directory (as bnmf data fetch; ./run.sh sets it)")
+		fetch    = fs.Bool("fetch", false, "download a named dataset a config needs when it is not in the data directory (as bnmf data fetch; ./run.sh sets it)")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
