@@ -92,7 +92,7 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		if err := ch.sweep(p, sweep); err != nil {
 			return nil, fmt.Errorf("%s: %w", model.Name(), err)
 		}
-		keep := sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0
+		keep := s.IsKept(sweep)
 		if ch.pointEstimate() {
 			keep = sweep == s.Sweeps
 		}
@@ -225,7 +225,7 @@ func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
 	sm.line = sm.predictChunk
 	if s.Scores != nil && nt > 0 && !ch.pointEstimate() {
 		ps := *s.Scores
-		ps.Samples = (s.Sweeps - s.BurnIn) / s.Thin
+		ps.Samples = s.KeptSweeps()
 		targets := make([][]float64, 0, 1+len(s.ExtraTargets))
 		values := make([]float64, nt)
 		for t, e := range s.Test {

@@ -54,7 +54,8 @@ type Config struct {
 	// Sweeps is the number of Gibbs sweeps per chain. Default 500.
 	Sweeps int `yaml:"sweeps"`
 	// BurnIn is the number of sweeps discarded before posterior summaries
-	// are taken; 0 means none. It must be less than Sweeps. Default 400.
+	// are taken; 0 means none (bnmf.NoBurnIn, see chainSettings). It must
+	// be less than Sweeps. Default 400.
 	BurnIn int `yaml:"burn_in"`
 	// Thin keeps every Thin-th sweep after burn-in. Default 1.
 	Thin int `yaml:"thin"`
@@ -162,6 +163,17 @@ func DefaultConfig() Config {
 		Seed:         1,
 		Coverage:     "columns",
 	}
+}
+
+// chainSettings returns the chain settings of c that every cell shares:
+// sweeps, burn-in and thinning. A burn_in of 0, none, becomes
+// bnmf.NoBurnIn, since bnmf reads 0 as its default.
+func (c *Config) chainSettings() bnmf.Settings {
+	s := bnmf.Settings{Sweeps: c.Sweeps, BurnIn: c.BurnIn, Thin: c.Thin}
+	if c.BurnIn == 0 {
+		s.BurnIn = bnmf.NoBurnIn
+	}
+	return s
 }
 
 // LoadConfig reads, strictly decodes and validates the config at path. Any

@@ -114,8 +114,7 @@ func Diagnose(chains *bnmf.Chains, trainVariance float64, tracked string) (*Diag
 	s := first.Settings
 	var kept []int // indices into the trace of the kept sweeps
 	for i := range first.Trace {
-		sweep := i + 1
-		if sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0 {
+		if s.IsKept(i + 1) {
 			kept = append(kept, i)
 		}
 	}

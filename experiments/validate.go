@@ -169,7 +169,8 @@ func (c *Config) validateChain() error {
 	if c.Thin <= 0 {
 		return c.errorf("thin", "%d must be positive", c.Thin)
 	}
-	if kept := c.Sweeps - c.BurnIn; kept/c.Thin == 0 {
+	if c.chainSettings().KeptSweeps() == 0 {
+		kept := c.Sweeps - c.BurnIn
 		return c.errorf("thin", "%d keeps none of the %d sweeps after burn-in; it must be at most sweeps - burn_in = %d", c.Thin, kept, kept)
 	}
 	// Cells() lists every cell, so the grid's size bounds the memory a

@@ -169,21 +169,13 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 		return nil, err
 	}
 	prob.describe(stderr)
-	s := bnmf.Settings{
-		Rank: o.rank, Sweeps: o.sweeps, BurnIn: o.burnIn, Thin: o.thin,
-		Workers: o.workers, Seed: o.seed, Test: prob.test, Tracked: prob.tracked,
-		Float32Factors: o.float32Factors,
-	}
-	switch {
-	case o.burnIn < 0:
-		s.BurnIn = 0 // bnmf's default, four fifths of the sweeps
-	case o.burnIn == 0:
-		s.BurnIn = -1 // bnmf's "none"
-	}
+	s := o.chainSettings()
+	s.Rank, s.Workers, s.Seed, s.Test, s.Tracked = o.rank, o.workers, o.seed, prob.test, prob.tracked
+	s.Float32Factors = o.float32Factors
 	if prob.heldOut {
 		s.Scores = &predictive.Settings{Levels: []float64{0.5, 0.8, 0.9, 0.95}}
 	}
-	kept := keptSweeps(o.sweeps, s.BurnIn, o.thin)
+	kept := s.KeptSweeps()
 	describeModelSize(stderr, r.Rows, r.Cols, len(r.Entries), o, kept)
 	collector := newDrawCollector(r.Rows, r.Cols, o.rank, o.chains, kept, o.samples)
 	s.Draws = collector
@@ -234,14 +226,24 @@ func (o *fitOptions) validate() error {
 	case o.progress <= 0:
 		return fmt.Errorf("--progress %v must be positive", o.progress)
 	}
-	burnIn := o.burnIn
-	if burnIn < 0 {
-		burnIn = o.sweeps * 4 / 5
-	}
-	if (o.sweeps-burnIn)/o.thin == 0 {
-		return fmt.Errorf("--thin %d keeps none of the %d sweeps after burn-in", o.thin, o.sweeps-burnIn)
+	if s := o.chainSettings(); s.KeptSweeps() == 0 {
+		return fmt.Errorf("--thin %d keeps none of the %d sweeps after burn-in", o.thin, o.sweeps-s.BurnInSweeps())
 	}
 	return nil
+}
+
+// chainSettings returns the sweeps, burn-in and thinning that the flags
+// ask for. A --burn-in of -1 (the default) becomes bnmf's 0, four fifths
+// of the sweeps, and one of 0 bnmf.NoBurnIn.
+func (o *fitOptions) chainSettings() bnmf.Settings {
+	s := bnmf.Settings{Sweeps: o.sweeps, BurnIn: o.burnIn, Thin: o.thin}
+	switch {
+	case o.burnIn < 0:
+		s.BurnIn = 0
+	case o.burnIn == 0:
+		s.BurnIn = bnmf.NoBurnIn
+	}
+	return s
 }
 
 // modelSizeWarn is the model file size from which fit warns before
@@ -260,18 +262,6 @@ func describeModelSize(w io.Writer, rows, cols, observed int, o fitOptions, kept
 		fmt.Fprintf(w, "warning: the %d samples are held in memory while sampling, %s; a smaller --samples shrinks them (--samples %d: %s)\n",
 			s, fmtBytes(8*int64(s)*int64(o.rank)*int64(rows+cols)), o.chains, fmtBytes(8*int64(o.chains)*int64(o.rank)*int64(rows+cols)+4*int64(observed)))
 	}
-}
-
-// keptSweeps returns how many sweeps of a chain enter the posterior, for
-// bnmf's BurnIn convention (0: four fifths, negative: none).
-func keptSweeps(sweeps, burnIn, thin int) int {
-	switch {
-	case burnIn == 0:
-		burnIn = sweeps * 4 / 5
-	case burnIn < 0:
-		burnIn = 0
-	}
-	return (sweeps - burnIn) / thin
 }
 
 // bayesianModels lists the registered models that have a posterior.

@@ -159,7 +159,7 @@ func (res *fitResult) manifest() fitManifest {
 	m.Hyperparameters = res.hyper
 	s := res.chains.Results[0].Settings
 	st := &m.Settings
-	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnIn, s.Thin, res.chains.Results[0].Kept
+	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnInSweeps(), s.Thin, res.chains.Results[0].Kept
 	st.Chains, st.Seed, st.Holdout, st.Standardize = len(res.chains.Results), res.opts.seed, res.opts.holdout, res.opts.standardize
 	st.Float32Factors = res.opts.float32Factors
 	st.Samples = len(res.post.SamplesW)
@@ -172,7 +172,7 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 	sum := &res.summary
 	s := res.chains.Results[0].Settings
 	fmt.Fprintf(w, "%s, K = %d, on %s: %d chains x %d kept sweeps (%d sweeps, burn-in %d, thin %d), seed %d\n",
-		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnIn, s.Thin, res.opts.seed)
+		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnInSweeps(), s.Thin, res.opts.seed)
 	sg := sum.Sigma2
 	fmt.Fprintf(w, "sigma^2: posterior mean %.4g, sd %.3g, 95%% interval [%.4g, %.4g]\n", sg.Mean, sg.SD, sg.Q025, sg.Q975)
 	if h := sum.Holdout; h != nil {
