@@ -31,6 +31,12 @@ type Settings struct {
 	// summaries. Zero means 1 (keep every sweep).
 	Thin int
 
+	// Auto, if not nil, makes RunChains (and Run) run the chains of a
+	// Bayesian model until its stopping rule says they have run enough,
+	// up to Auto.MaxSweeps, in place of Sweeps, with a burn-in of half
+	// the sweeps run; BurnIn must then be 0. See AutoSweeps.
+	Auto *AutoSweeps
+
 	// Workers is the number of goroutines that update rows of W and columns
 	// of Z in parallel. Zero means runtime.GOMAXPROCS(0). Results do not
 	// depend on it.
@@ -140,14 +146,21 @@ func (s Settings) resolved() (Settings, error) {
 	if s.Sweeps < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Sweeps is %d; it must not be negative", s.Sweeps)
 	}
+	if s.Auto != nil {
+		if err := s.validateAuto(); err != nil {
+			return s, err
+		}
+	}
 	if s.Sweeps == 0 {
 		s.Sweeps = 500
 	}
-	if s.BurnIn = s.BurnInSweeps(); s.BurnIn == 0 {
-		s.BurnIn = NoBurnIn // what resolves to none again
-	}
-	if s.BurnIn >= s.Sweeps {
-		return s, fmt.Errorf("bnmf: Settings.BurnIn %d must be less than Sweeps %d", s.BurnIn, s.Sweeps)
+	if s.Auto == nil { // Auto sets the burn-in of each block
+		if s.BurnIn = s.BurnInSweeps(); s.BurnIn == 0 {
+			s.BurnIn = NoBurnIn // what resolves to none again
+		}
+		if s.BurnIn >= s.Sweeps {
+			return s, fmt.Errorf("bnmf: Settings.BurnIn %d must be less than Sweeps %d", s.BurnIn, s.Sweeps)
+		}
 	}
 	if s.Thin < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Thin is %d; it must not be negative", s.Thin)
@@ -155,7 +168,7 @@ func (s Settings) resolved() (Settings, error) {
 	if s.Thin == 0 {
 		s.Thin = 1
 	}
-	if s.KeptSweeps() == 0 {
+	if s.Auto == nil && s.KeptSweeps() == 0 {
 		return s, fmt.Errorf("bnmf: Settings.Thin %d keeps none of the %d sweeps after burn-in", s.Thin, s.Sweeps-s.BurnInSweeps())
 	}
 	if s.Workers < 0 {
