@@ -26,7 +26,7 @@ import (
 // NMF and the baselines have no posterior to converge; they ignore Auto
 // and run Settings.Sweeps.
 type AutoSweeps struct {
-	// MaxSweeps caps the sweeps of each chain; at least 4.
+	// MaxSweeps caps the sweeps of each chain; at least MinAutoSweeps.
 	MaxSweeps int
 	// Stop is the stopping rule, asked after every block but the last;
 	// it is required.
@@ -63,9 +63,10 @@ type DrawRestarter interface {
 // unless MaxSweeps is fewer.
 const firstAutoCheck = 100
 
-// minAutoSweeps is the smallest AutoSweeps.MaxSweeps: a chain of 4 sweeps
-// keeps 2, the fewest for which a split R-hat is defined on two chains.
-const minAutoSweeps = 4
+// MinAutoSweeps is the smallest AutoSweeps.MaxSweeps: a chain of 4
+// sweeps keeps 2, the fewest for which a split R-hat is defined on two
+// chains.
+const MinAutoSweeps = 4
 
 // AutoCheckpoints returns, in increasing order, the sweeps after which
 // RunChains with AutoSweeps.MaxSweeps maxSweeps asks whether its chains
@@ -94,8 +95,8 @@ func AutoCheckpoints(maxSweeps int) []int {
 func (s Settings) validateAuto() error {
 	a := s.Auto
 	switch {
-	case a.MaxSweeps < minAutoSweeps:
-		return fmt.Errorf("bnmf: Settings.Auto.MaxSweeps is %d; it must be at least %d", a.MaxSweeps, minAutoSweeps)
+	case a.MaxSweeps < MinAutoSweeps:
+		return fmt.Errorf("bnmf: Settings.Auto.MaxSweeps is %d; it must be at least %d", a.MaxSweeps, MinAutoSweeps)
 	case a.Stop == nil:
 		return errors.New("bnmf: Settings.Auto needs a Stop rule")
 	case s.BurnIn != 0:

@@ -8,6 +8,10 @@ package bnmf
 // and every reader of a run's settings asks BurnInSweeps, KeptSweeps and
 // IsKept rather than repeating the rule.
 
+// DefaultSweeps is the number of sweeps that a Settings.Sweeps of zero
+// means: 500, the paper's choice.
+const DefaultSweeps = 500
+
 // NoBurnIn is the Settings.BurnIn that discards no sweep.
 const NoBurnIn = -1
 
@@ -16,10 +20,10 @@ const NoBurnIn = -1
 // 500, the paper's choice).
 func DefaultBurnIn(sweeps int) int { return sweeps * 4 / 5 }
 
-// sweepsOrDefault is s.Sweeps with its default, 500, for zero.
+// sweepsOrDefault is s.Sweeps with its default, DefaultSweeps, for zero.
 func (s Settings) sweepsOrDefault() int {
 	if s.Sweeps == 0 {
-		return 500
+		return DefaultSweeps
 	}
 	return s.Sweeps
 }

@@ -152,7 +152,7 @@ func (s Settings) resolved() (Settings, error) {
 		}
 	}
 	if s.Sweeps == 0 {
-		s.Sweeps = 500
+		s.Sweeps = DefaultSweeps
 	}
 	if s.Auto == nil { // Auto sets the burn-in of each block
 		if s.BurnIn = s.BurnInSweeps(); s.BurnIn == 0 {

@@ -195,6 +195,7 @@ func (p *Plan) manifest() (Manifest, error) {
 		Sweeps:       c.Sweeps,
 		BurnIn:       c.BurnIn,
 		Thin:         c.Thin,
+		MaxSweeps:    c.MaxSweeps,
 		Ranks:        c.Ranks,
 		Repeats:      c.Repeats,
 		Cells:        c.Cells(),
