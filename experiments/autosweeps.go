@@ -120,17 +120,18 @@ func enough(qs []*Convergence) bool {
 // convergenceOf converts an mcmcdiag summary, NaN to absent.
 func convergenceOf(s mcmcdiag.Summary) Convergence { return convergence(s.RHat, s.ESSBulk, s.ESSTail) }
 
-// warnings says what a verdict other than Converged means, with the
-// diagnostics reached.
-func (a *AutoStop) warnings() []string {
+// Warnings says what a verdict other than Converged means, with the
+// diagnostics reached; tracked names the test entries ("held-out" in a
+// study), as Diagnose's argument does.
+func (a *AutoStop) Warnings(tracked string) []string {
 	switch a.Verdict {
 	case NotConverged:
 		parts := []string{"sigma^2 " + a.Sigma2.String()}
 		if a.TestMSE != nil {
-			parts = append(parts, "held-out MSE "+a.TestMSE.String())
+			parts = append(parts, tracked+" MSE "+a.TestMSE.String())
 		}
 		if a.Predictions != nil {
-			parts = append(parts, "worst tracked prediction "+a.Predictions.String())
+			parts = append(parts, "worst tracked "+tracked+" prediction "+a.Predictions.String())
 		}
 		return []string{fmt.Sprintf("convergence: not converged: sweeps: auto reached max_sweeps %d without R-hat below %v and bulk- and tail-ESS of %d: %s",
 			a.MaxSweeps, MaxRHat, MinESS, strings.Join(parts, "; "))}

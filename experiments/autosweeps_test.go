@@ -201,7 +201,7 @@ func TestAutoRule(t *testing.T) {
 					t.Errorf("seed %d: the held-out MSE (%v) or the predictions (%v) were not diagnosed", seed, a.TestMSE, a.Predictions)
 				}
 				t.Logf("seed %d: %s after %d sweeps", seed, a.Verdict, a.Sweeps)
-				ws := a.warnings()
+				ws := a.Warnings("held-out")
 				switch a.Verdict {
 				case Converged:
 					if len(ws) > 0 {

@@ -121,7 +121,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	r.Diagnostics, diagWarnings = Diagnose(chains, d.train.Variance(), "held-out")
 	r.Warnings = append(r.Warnings, diagWarnings...)
 	if r.AutoSweeps != nil {
-		r.Warnings = append(r.Warnings, r.AutoSweeps.warnings()...)
+		r.Warnings = append(r.Warnings, r.AutoSweeps.Warnings("held-out")...)
 	}
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()

@@ -26,6 +26,7 @@ type fitResult struct {
 	model    string
 	hyper    map[string]any
 	chains   *bnmf.Chains
+	auto     *experiments.AutoStop // with --sweeps auto
 	post     *posterior
 	versions experiments.Versions
 

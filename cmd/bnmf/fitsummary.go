@@ -17,6 +17,9 @@ type fitSummary struct {
 	Data        dataSummary              `json:"data"`
 	Sigma2      sigma2Summary            `json:"sigma2"`
 	Diagnostics *experiments.Diagnostics `json:"diagnostics"`
+	// AutoSweeps says, with --sweeps auto, how the chains stopped and the
+	// diagnostics they reached.
+	AutoSweeps *experiments.AutoStop `json:"auto_sweeps,omitempty"`
 	// Warnings lists the caveats: the scale warning, empty rows or
 	// columns, and the convergence problems the diagnostics flag.
 	Warnings []string `json:"warnings"`
@@ -95,6 +98,9 @@ func (res *fitResult) summarise() {
 		sum.Warnings = append(sum.Warnings, "scale: "+p.warning)
 	}
 	sum.Warnings = append(append(sum.Warnings, res.chains.Pooled.Warnings...), diagWarnings...)
+	if sum.AutoSweeps = res.auto; res.auto != nil {
+		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what)...)
+	}
 	sum.Permutations = res.post.Permutations
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
@@ -144,6 +150,10 @@ type fitManifest struct {
 		// of a default fit is what it was before the flag existed.
 		Float32Factors bool `json:"float32_factors,omitempty"`
 		Samples        int  `json:"samples"`
+
+		// MaxSweeps is the cap of --sweeps auto, left out otherwise;
+		// Sweeps is then the sweeps each chain ran.
+		MaxSweeps int `json:"max_sweeps,omitempty"`
 	} `json:"settings"`
 	Versions experiments.Versions `json:"versions"`
 }
@@ -162,6 +172,9 @@ func (res *fitResult) manifest() fitManifest {
 	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnInSweeps(), s.Thin, res.chains.Results[0].Kept
 	st.Chains, st.Seed, st.Holdout, st.Standardize = len(res.chains.Results), res.opts.seed, res.opts.holdout, res.opts.standardize
 	st.Float32Factors = res.opts.float32Factors
+	if res.auto != nil {
+		st.MaxSweeps = res.auto.MaxSweeps
+	}
 	st.Samples = len(res.post.SamplesW)
 	m.Versions = res.versions
 	return m
@@ -202,6 +215,15 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 			row(fmt.Sprintf("worst of %d %s predictions", d.Tracked, what), *d.Predictions)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if res.auto != nil {
+		what := "training"
+		if res.prob.heldOut {
+			what = "held-out"
+		}
+		if err := printAuto(w, res.auto, what); err != nil {
 			return err
 		}
 	}
