@@ -409,3 +409,38 @@ func TestChildAutoStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAutoStudyStuck runs GEE with a sigma^2 prior of scale 1e6, whose
+// sigma^2 stays thousands of times the data's variance (its conditional
+// has rate 1e6 + SS/2 against shape 1 + 120 for the 240 training entries,
+// so sigma^2 is about 8,000; the test logs 9,200 times the variance): a
+// stuck chain by the diagnostics' rule, which stops the cell at the
+// first check, 100 sweeps of the cap 800, with its verdict.
+func TestAutoStudyStuck(t *testing.T) {
+	src := strings.Replace(autoStudy, "models: [{name: GRRN}, {name: GEE}, {name: NMF}]", "models: [{name: GEE, beta_sigma: 1e6}]", 1)
+	src = strings.Replace(src, "repeats: 2", "repeats: 1", 1)
+	cfg, err := ParseConfig("stuck.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(cfg, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadStudy(run(t, p, RunOptions{Workers: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Records) != 1 {
+		t.Fatalf("%d records, want 1", len(st.Records))
+	}
+	r := st.Records[0]
+	a := r.AutoSweeps
+	if a == nil || a.Verdict != Stuck || a.Sweeps != 100 || r.Sweeps != 100 || len(r.Trace.Sigma2) != 100 || !(a.MaxSigma2OverVariance > MaxSigma2OverVariance) {
+		t.Fatalf("record: %d sweeps, auto %+v; want stuck after 100", r.Sweeps, a)
+	}
+	t.Logf("%d training entries, sigma^2 %.3g times their variance", r.TrainEntries, a.MaxSigma2OverVariance)
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "stopped after 100 sweeps: a chain is stuck") }) {
+		t.Errorf("warnings %v do not say the chain is stuck", r.Warnings)
+	}
+}
