@@ -444,3 +444,49 @@ func TestAutoStudyStuck(t *testing.T) {
 		t.Errorf("warnings %v do not say the chain is stuck", r.Warnings)
 	}
 }
+
+// TestAutoStudyMixes runs GRRN at K = 1, whose four chains mix fast on
+// the tiny study's data (a rank-1 model has no factors to swap), with a
+// cap of 2000: both repeats' cells stop before the cap, converged (after
+// 1000 sweeps with these seeds, having failed the checks at 125, 250
+// and 500), each record saying so.
+func TestAutoStudyMixes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 4 chains of up to 2000 sweeps twice")
+	}
+	src := strings.Replace(autoStudy, "models: [{name: GRRN}, {name: GEE}, {name: NMF}]", "models: [{name: GRRN}]", 1)
+	src = strings.Replace(src, "ranks: [2]", "ranks: [1]", 1)
+	src = strings.Replace(src, "chains: 2", "chains: 4", 1)
+	src = strings.Replace(src, "max_sweeps: 800", "max_sweeps: 2000", 1)
+	cfg, err := ParseConfig("mixes.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(cfg, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadStudy(run(t, p, RunOptions{Workers: 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Records) != 2 {
+		t.Fatalf("%d records, want 2", len(st.Records))
+	}
+	for _, r := range st.Records {
+		a := r.AutoSweeps
+		if a == nil || a.Verdict != Converged || a.Sweeps >= 2000 || r.Sweeps != a.Sweeps || len(r.Trace.Sigma2) != a.Sweeps {
+			t.Errorf("%s: %d sweeps, auto %+v; want converged before 2000", r.Cell, r.Sweeps, a)
+			continue
+		}
+		t.Logf("%s: converged after %d sweeps: sigma^2 %v; MSE %v; predictions %v", r.Cell, a.Sweeps, a.Sigma2, a.TestMSE, a.Predictions)
+		for _, q := range []*Convergence{&a.Sigma2, a.TestMSE, a.Predictions} {
+			if !(*q.RHat < MaxRHat && *q.ESSBulk >= MinESS && *q.ESSTail >= MinESS) {
+				t.Errorf("%s: converged with %v", r.Cell, q)
+			}
+		}
+		if slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "not converged") }) {
+			t.Errorf("%s: converged but warned: %v", r.Cell, r.Warnings)
+		}
+	}
+}
