@@ -145,8 +145,7 @@ func runAuto(ctx context.Context, model Model, train *Matrix, s Settings, n, par
 	for b, sweeps := range checks {
 		bs := blockSettings(s, sweeps)
 		err := eachChain(ctx, n, parallel, func(c int) error {
-			cs := chainSettings(bs, c, n, perChain, &mu)
-			cs.deferScores = true // finished once the chains stop
+			cs := chainSettings(bs, c, perChain, &mu)
 			if d, ok := cs.Draws.(DrawRestarter); ok {
 				mu.Lock()
 				err := d.RestartDraws(c, cs.KeptSweeps())
@@ -158,6 +157,9 @@ func runAuto(ctx context.Context, model Model, train *Matrix, s Settings, n, par
 			var err error
 			if b == 0 {
 				states[c], err = startRun(model, train, cs)
+				if err == nil {
+					states[c].deferScores = true // finished once the chains stop
+				}
 			} else {
 				err = states[c].extend(cs)
 			}
@@ -183,9 +185,6 @@ func runAuto(ctx context.Context, model Model, train *Matrix, s Settings, n, par
 			break
 		}
 		results = make([]*Result, n)
-	}
-	for _, r := range results {
-		r.Settings.deferScores = n > 1 // as a straight run's
 	}
 	if n == 1 && results[0].scoring != nil {
 		var err error

@@ -87,7 +87,7 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 		// recorders.
 		var mu sync.Mutex
 		err := eachChain(ctx, n, parallel, func(c int) error {
-			res, err := Run(ctx, model, train, chainSettings(s, c, n, perChain, &mu))
+			res, err := run(ctx, model, train, chainSettings(s, c, perChain, &mu), n > 1)
 			out.Results[c] = res
 			return err
 		})
@@ -115,14 +115,13 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 	return out, nil
 }
 
-// chainSettings returns the settings of chain c of n that RunChains runs
-// with settings s and perChain workers, its recorders passing their calls
-// on to s's one at a time under mu.
-func chainSettings(s Settings, c, n, perChain int, mu *sync.Mutex) Settings {
+// chainSettings returns the settings of chain c that RunChains runs with
+// settings s and perChain workers, its recorders passing their calls on
+// to s's one at a time under mu.
+func chainSettings(s Settings, c, perChain int, mu *sync.Mutex) Settings {
 	cs := s
 	cs.Seed = ChainSeed(s.Seed, c)
 	cs.Workers = perChain
-	cs.deferScores = n > 1
 	if s.Recorder != nil {
 		cs.Recorder = chainRecorder{chainSink[SweepStats]{mu, c, s.Recorder.Record}}
 	}

@@ -44,6 +44,12 @@ type chain interface {
 // within one sweep and returns an error wrapping ctx.Err(). With s.Auto,
 // Run is RunChains with one chain.
 func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, error) {
+	return run(ctx, model, train, s, false)
+}
+
+// run is Run; deferScores keeps the scores' accumulator in the Result
+// unfinished, for RunChains to pool over chains.
+func run(ctx context.Context, model Model, train *Matrix, s Settings, deferScores bool) (*Result, error) {
 	if model == nil || train == nil {
 		return nil, errors.New("bnmf: Run needs a model and training data")
 	}
@@ -63,6 +69,7 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		return nil, err
 	}
 	defer r.close()
+	r.deferScores = deferScores
 	if err := r.advance(ctx, s.Sweeps); err != nil {
 		return nil, err
 	}
@@ -84,9 +91,12 @@ type runState struct {
 	// static is set for a chain whose state never changes (a baseline),
 	// which predicts the test entries once, at the first sweep, and again
 	// at the last to keep it.
-	static  bool
-	testMSE float64
-	done    int // sweeps run
+	static bool
+	// deferScores keeps the scores' accumulator unfinished in the
+	// Result, for RunChains to pool over chains.
+	deferScores bool
+	testMSE     float64
+	done        int // sweeps run
 	// start is when the chain started, moved on by the time it spent
 	// paused between calls of advance (paused), so that the trace's
 	// elapsed times count the chain's own work.
@@ -213,7 +223,7 @@ func (r *runState) result() (*Result, error) {
 	sum.finish(res)
 	if sum.scoring != nil {
 		res.scoring = sum.scoring
-		if !r.s.deferScores {
+		if !r.deferScores {
 			var err error
 			if res.Scores, err = sum.scoring.Finish(); err != nil {
 				return nil, fmt.Errorf("%s: scoring the predictions: %w", r.model.Name(), err)

@@ -63,10 +63,6 @@ type Settings struct {
 	// values of a noise study. They need Scores.
 	ExtraTargets [][]float64
 
-	// deferScores keeps the scores' accumulator in Result unfinished, for
-	// RunChains to pool over chains.
-	deferScores bool
-
 	// Tracked lists indices into Test whose predictions w_m . z_n are
 	// kept for every sweep in Result.Tracked, for convergence
 	// diagnostics. It may be empty; an index outside Test is an error.
