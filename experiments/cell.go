@@ -74,12 +74,24 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 			return fail(err)
 		}
 	}
+	if cfg.AutoSweeps {
+		settings.Auto = &bnmf.AutoSweeps{MaxSweeps: cfg.MaxSweeps, Stop: AutoRule{TrainVariance: train.Variance()}}
+	}
 	chains, err := bnmf.RunChains(ctx, p.models[c.Model], train, settings, p.chains)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return fail(err)
+	}
+	if cfg.AutoSweeps {
+		// The sweeps the chains ran, and the rule's verdict on them
+		// before rescaling, as the rule saw them.
+		s := chains.Results[0].Settings
+		r.Sweeps, r.BurnIn = s.Sweeps, s.BurnInSweeps()
+		if !chains.Results[0].PointEstimate {
+			r.AutoSweeps = JudgeAuto(chains, train.Variance(), cfg.MaxSweeps)
+		}
 	}
 	chains.Rescale(scale)
 	res := chains.Pooled
@@ -108,6 +120,9 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	var diagWarnings []string
 	r.Diagnostics, diagWarnings = Diagnose(chains, d.train.Variance(), "held-out")
 	r.Warnings = append(r.Warnings, diagWarnings...)
+	if r.AutoSweeps != nil {
+		r.Warnings = append(r.Warnings, r.AutoSweeps.Warnings("held-out")...)
+	}
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()
 	return r, nil

@@ -112,23 +112,10 @@ func Diagnose(chains *bnmf.Chains, trainVariance float64, tracked string) (*Diag
 		return nil, nil
 	}
 	s := first.Settings
-	var kept []int // indices into the trace of the kept sweeps
-	for i := range first.Trace {
-		sweep := i + 1
-		if sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0 {
-			kept = append(kept, i)
-		}
-	}
+	kept := keptIndices(first)
 	n := len(chains.Results)
 	series := func(value func(r *bnmf.Result, i int) float64) [][]float64 {
-		out := make([][]float64, n)
-		for c, r := range chains.Results {
-			out[c] = make([]float64, len(kept))
-			for j, i := range kept {
-				out[c][j] = value(r, i)
-			}
-		}
-		return out
+		return keptSeries(chains, kept, value)
 	}
 	var ws mcmcdiag.Workspace
 	of := func(draws [][]float64) Convergence {
@@ -153,12 +140,45 @@ func Diagnose(chains *bnmf.Chains, trainVariance float64, tracked string) (*Diag
 		p := convergence(w.RHat, w.ESSBulk, w.ESSTail)
 		d.Predictions, d.Tracked = &p, m
 	}
-	for _, r := range chains.Results {
-		if trainVariance > 0 {
-			d.MaxSigma2OverVariance = math.Max(d.MaxSigma2OverVariance, r.Sigma2Mean/trainVariance)
+	d.MaxSigma2OverVariance = maxSigma2OverVariance(chains, trainVariance)
+	return d, d.warnings(trainVariance, tracked)
+}
+
+// keptIndices returns the indices into r's trace of the sweeps it kept.
+func keptIndices(r *bnmf.Result) []int {
+	var kept []int
+	for i := range r.Trace {
+		if r.Settings.IsKept(i + 1) {
+			kept = append(kept, i)
 		}
 	}
-	return d, d.warnings(trainVariance, tracked)
+	return kept
+}
+
+// keptSeries returns, chains x kept sweeps, the value of each chain at
+// the trace indices kept.
+func keptSeries(chains *bnmf.Chains, kept []int, value func(r *bnmf.Result, i int) float64) [][]float64 {
+	out := make([][]float64, len(chains.Results))
+	for c, r := range chains.Results {
+		out[c] = make([]float64, len(kept))
+		for j, i := range kept {
+			out[c][j] = value(r, i)
+		}
+	}
+	return out
+}
+
+// maxSigma2OverVariance is the stuck rule's measure: the largest ratio,
+// over the chains, of a chain's mean kept sigma^2 to trainVariance (0
+// when that is not positive).
+func maxSigma2OverVariance(chains *bnmf.Chains, trainVariance float64) float64 {
+	var worst float64
+	for _, r := range chains.Results {
+		if trainVariance > 0 {
+			worst = math.Max(worst, r.Sigma2Mean/trainVariance)
+		}
+	}
+	return worst
 }
 
 // warnings flags what the diagnostics say is wrong, with the numbers.

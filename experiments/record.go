@@ -41,9 +41,16 @@ type Record struct {
 	EmptyRows int `json:"empty_rows,omitempty"`
 	EmptyCols int `json:"empty_cols,omitempty"`
 
+	// Sweeps is the number of sweeps every chain of the cell ran (under
+	// sweeps: auto they stop together) and BurnIn the first of them that
+	// were discarded: under sweeps: auto, half.
 	Sweeps int `json:"sweeps"`
 	BurnIn int `json:"burn_in"`
 	Thin   int `json:"thin"`
+	// AutoSweeps says, for a cell of a Bayesian model in a study with
+	// sweeps: auto, how its chains stopped: converged, not converged at
+	// max_sweeps, or stuck, with the diagnostics reached (nil otherwise).
+	AutoSweeps *AutoStop `json:"auto_sweeps,omitempty"`
 
 	// Metrics are the cell's numbers: with several chains, those of the
 	// pooled posterior (see bnmf.Chains.Pooled), with the train MSE and
@@ -148,10 +155,13 @@ type Manifest struct {
 	Cols     int `json:"cols"`
 	Observed int `json:"observed"`
 
-	BaseSeed    uint64    `json:"base_seed"`
+	BaseSeed uint64 `json:"base_seed"`
+	// Sweeps, BurnIn and Thin are the config's; under sweeps: auto,
+	// Sweeps and BurnIn are 0 and MaxSweeps is the cap.
 	Sweeps      int       `json:"sweeps"`
 	BurnIn      int       `json:"burn_in"`
 	Thin        int       `json:"thin"`
+	MaxSweeps   int       `json:"max_sweeps,omitempty"`
 	Models      []string  `json:"models"`
 	Ranks       []int     `json:"ranks"`
 	Fractions   []float64 `json:"fractions,omitempty"`

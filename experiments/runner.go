@@ -116,7 +116,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			continue
 		}
 		todo = append(todo, c)
-		work += int64(p.Config.Sweeps) * int64(c.Rank) * int64(p.chains)
+		work += int64(p.Config.sweepsBound()) * int64(c.Rank) * int64(p.chains)
 	}
 
 	cores := opts.Workers

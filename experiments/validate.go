@@ -153,13 +153,16 @@ func (c *Config) validateChain() error {
 	if _, err := bnmf.ParseSigma2Start(c.Sigma2Start); err != nil {
 		return c.errorf("sigma2_start", "%v", err)
 	}
-	if c.Sweeps <= 0 {
+	if err := c.validateAutoSweeps(); err != nil {
+		return err
+	}
+	if c.Sweeps <= 0 && !c.AutoSweeps {
 		return c.errorf("sweeps", "%d must be positive", c.Sweeps)
 	}
 	if c.BurnIn < 0 {
 		return c.errorf("burn_in", "%d must not be negative", c.BurnIn)
 	}
-	if c.BurnIn >= c.Sweeps {
+	if c.BurnIn >= c.Sweeps && !c.AutoSweeps {
 		key := "burn_in"
 		if _, set := c.lines[key]; !set {
 			key = "sweeps" // the burn-in is the default: point at what changed
@@ -169,7 +172,8 @@ func (c *Config) validateChain() error {
 	if c.Thin <= 0 {
 		return c.errorf("thin", "%d must be positive", c.Thin)
 	}
-	if kept := c.Sweeps - c.BurnIn; kept/c.Thin == 0 {
+	if !c.AutoSweeps && c.chainSettings().KeptSweeps() == 0 {
+		kept := c.Sweeps - c.BurnIn
 		return c.errorf("thin", "%d keeps none of the %d sweeps after burn-in; it must be at most sweeps - burn_in = %d", c.Thin, kept, kept)
 	}
 	// Cells() lists every cell, so the grid's size bounds the memory a

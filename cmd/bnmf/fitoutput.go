@@ -26,6 +26,7 @@ type fitResult struct {
 	model    string
 	hyper    map[string]any
 	chains   *bnmf.Chains
+	auto     *experiments.AutoStop // with --sweeps auto
 	post     *posterior
 	versions experiments.Versions
 
@@ -227,7 +228,7 @@ func (res *fitResult) writeTrace(w io.Writer) error {
 		traces[2].Chains = append(traces[2].Chains, ll)
 	}
 	title := fmt.Sprintf("%s, K = %d, on %s: %d chains", res.model, res.post.k, res.prob.ratings.Name, len(res.chains.Results))
-	f, err := report.TraceFigure(title, traces, res.chains.Results[0].Settings.BurnIn)
+	f, err := report.TraceFigure(title, traces, res.chains.Results[0].Settings.BurnInSweeps())
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,9 @@ type fitSummary struct {
 	Data        dataSummary              `json:"data"`
 	Sigma2      sigma2Summary            `json:"sigma2"`
 	Diagnostics *experiments.Diagnostics `json:"diagnostics"`
+	// AutoSweeps says, with --sweeps auto, how the chains stopped and the
+	// diagnostics they reached.
+	AutoSweeps *experiments.AutoStop `json:"auto_sweeps,omitempty"`
 	// Warnings lists the caveats: the scale warning, empty rows or
 	// columns, and the convergence problems the diagnostics flag.
 	Warnings []string `json:"warnings"`
@@ -95,6 +98,9 @@ func (res *fitResult) summarise() {
 		sum.Warnings = append(sum.Warnings, "scale: "+p.warning)
 	}
 	sum.Warnings = append(append(sum.Warnings, res.chains.Pooled.Warnings...), diagWarnings...)
+	if sum.AutoSweeps = res.auto; res.auto != nil {
+		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what)...)
+	}
 	sum.Permutations = res.post.Permutations
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
@@ -144,6 +150,10 @@ type fitManifest struct {
 		// of a default fit is what it was before the flag existed.
 		Float32Factors bool `json:"float32_factors,omitempty"`
 		Samples        int  `json:"samples"`
+
+		// MaxSweeps is the cap of --sweeps auto, left out otherwise;
+		// Sweeps is then the sweeps each chain ran.
+		MaxSweeps int `json:"max_sweeps,omitempty"`
 	} `json:"settings"`
 	Versions experiments.Versions `json:"versions"`
 }
@@ -159,9 +169,12 @@ func (res *fitResult) manifest() fitManifest {
 	m.Hyperparameters = res.hyper
 	s := res.chains.Results[0].Settings
 	st := &m.Settings
-	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnIn, s.Thin, res.chains.Results[0].Kept
+	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnInSweeps(), s.Thin, res.chains.Results[0].Kept
 	st.Chains, st.Seed, st.Holdout, st.Standardize = len(res.chains.Results), res.opts.seed, res.opts.holdout, res.opts.standardize
 	st.Float32Factors = res.opts.float32Factors
+	if res.auto != nil {
+		st.MaxSweeps = res.auto.MaxSweeps
+	}
 	st.Samples = len(res.post.SamplesW)
 	m.Versions = res.versions
 	return m
@@ -172,7 +185,7 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 	sum := &res.summary
 	s := res.chains.Results[0].Settings
 	fmt.Fprintf(w, "%s, K = %d, on %s: %d chains x %d kept sweeps (%d sweeps, burn-in %d, thin %d), seed %d\n",
-		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnIn, s.Thin, res.opts.seed)
+		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnInSweeps(), s.Thin, res.opts.seed)
 	sg := sum.Sigma2
 	fmt.Fprintf(w, "sigma^2: posterior mean %.4g, sd %.3g, 95%% interval [%.4g, %.4g]\n", sg.Mean, sg.SD, sg.Q025, sg.Q975)
 	if h := sum.Holdout; h != nil {
@@ -202,6 +215,15 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 			row(fmt.Sprintf("worst of %d %s predictions", d.Tracked, what), *d.Predictions)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if res.auto != nil {
+		what := "training"
+		if res.prob.heldOut {
+			what = "held-out"
+		}
+		if err := printAuto(w, res.auto, what); err != nil {
 			return err
 		}
 	}
