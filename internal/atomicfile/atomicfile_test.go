@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,5 +110,50 @@ func TestWriteFileNamesItsWriter(t *testing.T) {
 		if !IsTemp(name) {
 			t.Errorf("IsTemp(%q) is false", name)
 		}
+	}
+}
+
+// TestWriteFileSyncsBeforeRename checks the order that makes WriteFile
+// durable: the temporary file is synced holding all of the data, and only
+// then renamed over the target. The calls are observed through fileOps,
+// which pass them on to the real ones.
+func TestWriteFileSyncsBeforeRename(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "GRRN-k2-r0.json")
+	data := []byte(`{"cell": "GRRN-k2-r0"}` + "\n")
+	var events []string
+	ops := fileOps{
+		sync: func(f *os.File) error {
+			info, err := f.Stat()
+			if err != nil {
+				return err
+			}
+			events = append(events, fmt.Sprintf("sync %s %d", filepath.Base(f.Name()), info.Size()))
+			return f.Sync()
+		},
+		rename: func(oldpath, newpath string) error {
+			events = append(events, fmt.Sprintf("rename %s", filepath.Base(oldpath)))
+			return os.Rename(oldpath, newpath)
+		},
+	}
+	if err := writeFile(path, data, ops); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 2 {
+		t.Fatalf("calls %q, want a sync and then a rename", events)
+	}
+	var synced, renamed string
+	var size int
+	if _, err := fmt.Sscanf(events[0], "sync %s %d", &synced, &size); err != nil {
+		t.Fatalf("first call %q is not a sync: %v", events[0], err)
+	}
+	if _, err := fmt.Sscanf(events[1], "rename %s", &renamed); err != nil {
+		t.Fatalf("second call %q is not a rename: %v", events[1], err)
+	}
+	if synced != renamed || size != len(data) || !IsTemp(synced) {
+		t.Errorf("synced %s holding %d bytes, then renamed %s; want the temporary file synced with all %d bytes before its rename",
+			synced, size, renamed, len(data))
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != string(data) {
+		t.Errorf("the target holds %q, %v; want %q", got, err, data)
 	}
 }
