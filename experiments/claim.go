@@ -60,6 +60,11 @@ type claimer struct {
 	mu   sync.Mutex
 	held map[string]bool
 
+	// judged, if not nil, is called by takeOver between judging the claim
+	// at path stale and renaming it aside: a test runs another takeover
+	// there, which is the race the re-check after the rename settles.
+	judged func(path string)
+
 	stop chan struct{}
 	done chan struct{}
 }
@@ -162,6 +167,9 @@ func (c *claimer) takeOver(path string) bool {
 	// unreadable one was cut short by a crash). Rename it aside, so that
 	// of several processes taking it over at once one wins.
 	judged, _ := os.ReadFile(path)
+	if c.judged != nil {
+		c.judged(path)
+	}
 	aside := fmt.Sprintf("%s.stale-%s-%d", path, c.self.Host, c.self.PID)
 	if err := os.Rename(path, aside); err != nil {
 		return errors.Is(err, fs.ErrNotExist)

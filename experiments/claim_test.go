@@ -155,3 +155,54 @@ func TestForceRefusedWhileClaimed(t *testing.T) {
 		t.Errorf("the refused --force removed the manifest: %v", err)
 	}
 }
+
+// TestTakeOversInterleaved runs two takeovers of one stale claim so that
+// the second runs entirely between the first's judging the claim stale
+// and its renaming it aside: the first then renames aside the second's
+// fresh claim, and must see that it is not the claim it judged, put it
+// back, and leave the cell to the second.
+func TestTakeOversInterleaved(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const key = "GRRN-k2-r0"
+	writeClaim(t, dir, key, claimFile{Host: host, PID: deadPID(t)}, time.Now())
+	first, err := newClaimer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.close()
+	second, err := newClaimer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.close()
+	// The second holder stands for another live process of this host.
+	second.self.PID = os.Getppid()
+	var secondGot bool
+	var secondErr error
+	first.judged = func(string) {
+		first.judged = nil
+		secondGot, secondErr = second.acquire(key)
+	}
+	firstGot, err := first.acquire(key)
+	if err != nil || secondErr != nil {
+		t.Fatal(err, secondErr)
+	}
+	if firstGot || !secondGot {
+		t.Errorf("first takeover got the cell: %v, second: %v; want only the second", firstGot, secondGot)
+	}
+	cl, _, err := readClaim(first.path(key))
+	if err != nil || cl.PID != os.Getppid() {
+		t.Errorf("the claim holds %+v (%v), want the second holder's", cl, err)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, ClaimsDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("the claims directory holds %d files, want 1 (nothing left aside)", len(entries))
+	}
+}
