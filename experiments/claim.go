@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // Cell claims. Several processes may run one study into one directory: a
@@ -136,7 +138,7 @@ func (c *claimer) acquire(key string) (bool, error) {
 	}
 	path := c.path(key)
 	for attempt := 0; attempt < 2; attempt++ {
-		ok, err := createExclusive(path, content)
+		ok, err := createExclusive(path, content, c.self)
 		if err != nil {
 			return false, fmt.Errorf("claiming cell %s: %w", key, err)
 		}
@@ -170,7 +172,7 @@ func (c *claimer) takeOver(path string) bool {
 	if c.judged != nil {
 		c.judged(path)
 	}
-	aside := fmt.Sprintf("%s.stale-%s-%d", path, c.self.Host, c.self.PID)
+	aside := c.asidePath(path)
 	if err := os.Rename(path, aside); err != nil {
 		return errors.Is(err, fs.ErrNotExist)
 	}
@@ -184,6 +186,14 @@ func (c *claimer) takeOver(path string) bool {
 	}
 	_ = os.Remove(aside)
 	return true
+}
+
+// asidePath returns where takeOver renames the claim at path aside: a
+// name that records this process, as atomicfile's temporary files do, so
+// that one left by a process killed during a takeover is removed when
+// the study is opened next (see removeTemps).
+func (c *claimer) asidePath(path string) string {
+	return filepath.Join(c.dir, atomicfile.TempPrefix(filepath.Base(path)+".stale", c.self.PID, c.self.Host)+"aside")
 }
 
 // release removes a claim this process holds.
@@ -201,9 +211,11 @@ func (c *claimer) release(key string) error {
 // whether it did. The content is written to a temporary file first and
 // linked into place, which fails if path exists, so that no process ever
 // reads a claim half written (a reader would take it for one cut short by
-// a crash, and take it over).
-func createExclusive(path string, content []byte) (bool, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".claim-*")
+// a crash, and take it over). The temporary file is named as atomicfile
+// names its own, after the writer (the holder's host and pid), so that
+// one left by a killed process is removed when the study is opened next.
+func createExclusive(path string, content []byte, writer claimFile) (bool, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), atomicfile.TempPrefix(filepath.Base(path), writer.PID, writer.Host)+"*")
 	if err != nil {
 		return false, err
 	}
