@@ -75,7 +75,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		workers  = fs.Int("workers", 0, "cores to use `N`; 0 means all")
 		shardArg = fs.String("shard", "", "run only shard `I/N` of the cells (default: from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID)")
 		shards   = fs.Int("shards", 0, "the number of shards `N` when the index comes from the environment")
-		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
+		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over (refused while another run of that directory is alive)")
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
 		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
