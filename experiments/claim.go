@@ -196,6 +196,22 @@ func (c *claimer) asidePath(path string) string {
 	return filepath.Join(c.dir, atomicfile.TempPrefix(filepath.Base(path)+".stale", c.self.PID, c.self.Host)+"aside")
 }
 
+// holder describes the cell with the given key and the process that holds
+// its claim, as "KEY (host HOST, pid PID)", or "KEY" when the claim cannot
+// be read (released meanwhile).
+func (c *claimer) holder(key string) string {
+	cl, _, err := readClaim(c.path(key))
+	if err != nil {
+		return key
+	}
+	return describeClaim(key, cl)
+}
+
+// describeClaim describes the claim cl of the cell with the given key.
+func describeClaim(key string, cl claimFile) string {
+	return fmt.Sprintf("%s (host %s, pid %d)", key, cl.Host, cl.PID)
+}
+
 // release removes a claim this process holds.
 func (c *claimer) release(key string) error {
 	c.mu.Lock()
@@ -289,7 +305,7 @@ func LiveClaims(dir string) ([]string, error) {
 			continue // gone, or cut short by a crash
 		}
 		if claimLive(cl, info.ModTime(), host, now) {
-			live = append(live, fmt.Sprintf("%s (host %s, pid %d)", key, cl.Host, cl.PID))
+			live = append(live, describeClaim(key, cl))
 		}
 	}
 	sort.Strings(live)

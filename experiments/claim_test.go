@@ -206,3 +206,29 @@ func TestTakeOversInterleaved(t *testing.T) {
 		t.Errorf("the claims directory holds %d files, want 1 (nothing left aside)", len(entries))
 	}
 }
+
+// TestHeldCellsListed checks that a run that leaves a cell to a live claim
+// of another host names it in Summary.Held when the cell has no record
+// at the end, and not once the cell's record is stored.
+func TestHeldCellsListed(t *testing.T) {
+	p := tinyPlan(t, "models: [{name: GRRN}, {name: NMF}]\n")
+	dir := filepath.Join(t.TempDir(), "study")
+	key := p.Manifest.Cells[3].Key()
+	writeClaim(t, dir, key, claimFile{Host: "elsewhere.example", PID: 4242}, time.Now())
+	sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := key + " (host elsewhere.example, pid 4242)"
+	if len(sum.Held) != 1 || sum.Held[0] != want || sum.Ran != len(p.Manifest.Cells)-1 || sum.Elsewhere != 1 {
+		t.Errorf("ran %d, elsewhere %d, held %q; want %d, 1 and [%q]", sum.Ran, sum.Elsewhere, sum.Held, len(p.Manifest.Cells)-1, want)
+	}
+
+	// The holder stores the cell; a run now finds it stored.
+	if err := os.Remove(filepath.Join(dir, ClaimsDir, key+".claim")); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err = p.Run(context.Background(), RunOptions{Workers: 2, Output: dir}); err != nil || len(sum.Held) != 0 || sum.Ran != 1 {
+		t.Errorf("after the claim is gone: ran %d, held %q, error %v; want 1, none, nil", sum.Ran, sum.Held, err)
+	}
+}

@@ -62,6 +62,11 @@ type Summary struct {
 	// other processes sharing the directory: claimed by them, or stored by
 	// them during this run (see ClaimsDir).
 	Cells, Stored, Ran, Failed, Deferred, Elsewhere int
+	// Held lists the cells left to other processes that still had no
+	// record when the run ended: neither run nor stored, they are still
+	// running elsewhere (or their holder hangs; its claim then expires,
+	// see ClaimLease). Each is "KEY (host HOST, pid PID)", sorted.
+	Held []string
 	// Problems lists what the output directory held but the study could
 	// not use (see Study.Problems).
 	Problems []string
@@ -168,6 +173,11 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	defer claims.close()
 	var mu sync.Mutex
 	var ran []string // keys of the records this run wrote
+	type heldCell struct {
+		cell   Cell
+		holder string
+	}
+	held := make(map[string]heldCell) // cells claimed by other processes
 	err = runEach(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
 		key := c.Key()
 		if opts.afterCell != nil {
@@ -199,6 +209,9 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			}
 			mu.Lock()
 			sum.Elsewhere++
+			if !ok {
+				held[key] = heldCell{c, claims.holder(key)}
+			}
 			mu.Unlock()
 			return nil
 		}
@@ -230,6 +243,13 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if err := recordsStillThere(sum.Dir, ran); err != nil {
 		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
 	}
+	for key, h := range held {
+		r, err := readRecordFile(filepath.Join(sum.Dir, RecordsDir, key+".json"))
+		if err != nil || r.Cell != h.cell || !p.Manifest.Accepts(r) {
+			sum.Held = append(sum.Held, h.holder)
+		}
+	}
+	sort.Strings(sum.Held)
 	return sum, nil
 }
 
