@@ -28,7 +28,10 @@ Without --format, DATA may also be a dataset name:
 Rows and columns keep the file's ids in every output.
 
 Writes to DIR (into a temporary directory beside it, renamed at the end,
-so an interrupted fit leaves nothing half-written):
+so an interrupted fit leaves nothing half-written; with --force, on Linux
+the new directory and DIR are exchanged in one step, so DIR never goes
+missing; the next fit into DIR removes the temporary directory of a fit
+that was killed, and puts DIR back if one was killed while replacing it):
   W_mean.csv, W_sd.csv   posterior mean and sd of W: a line per row id, K factors
   Z_mean.csv, Z_sd.csv   the same for Z, a line per column id (Z transposed)
   W_mean.npy, W_sd.npy   the same as NumPy arrays, '<f8': W is M x K
@@ -136,6 +139,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	r := src.ratings
 	if o.out == "" {
 		o.out = "fit-" + strings.TrimSuffix(r.Name, filepath.Ext(r.Name))
+	}
+	if err := recoverFitDirs(o.out, stderr); err != nil {
+		return fmt.Errorf("fit: %w", err)
 	}
 	if err := checkOutDir(o.out, o.force); err != nil {
 		return fmt.Errorf("fit: %w", err)

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -155,5 +156,35 @@ func TestWriteFileSyncsBeforeRename(t *testing.T) {
 	}
 	if got, err := os.ReadFile(path); err != nil || string(got) != string(data) {
 		t.Errorf("the target holds %q, %v; want %q", got, err, data)
+	}
+}
+
+// TestExchange checks that Exchange swaps two directories, where the
+// system can.
+func TestExchange(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "name"), []byte(filepath.Base(d)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := Exchange(a, b)
+	if errors.Is(err, ErrNoExchange) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range map[string]string{a: "b", b: "a"} {
+		if got, err := os.ReadFile(filepath.Join(d, "name")); err != nil || string(got) != want {
+			t.Errorf("%s holds %q (%v), want %q", d, got, err, want)
+		}
+	}
+	if err := Exchange(a, filepath.Join(root, "missing")); err == nil {
+		t.Error("exchanging with a missing path: no error")
 	}
 }
