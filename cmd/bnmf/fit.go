@@ -23,6 +23,8 @@ DATA is a file: "row, column, value" triplets (CSV, TSV or spaces; ids
 may be any strings) or a MatrixMarket coordinate file (.mtx); --format
 names the file's format when its extension does not (triplets,
 matrix-market, or a MovieLens dataset name for its ratings layout).
+DATA is read once, its SHA-256 with it, so it may be a named pipe or a
+shell's process substitution, such as <(zcat ratings.csv.gz).
 Without --format, DATA may also be a dataset name:
   %s
 Rows and columns keep the file's ids in every output.
@@ -132,7 +134,13 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	src, err := loadFitData(fs.Arg(0), o)
+	src, err := loadFitDataContext(ctx, fs.Arg(0), o)
+	if ctx.Err() != nil && o.out != "" {
+		return fmt.Errorf("fit: interrupted; nothing was written to %s", o.out)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("fit: interrupted while loading %s; nothing was written", fs.Arg(0))
+	}
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
