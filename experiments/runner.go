@@ -104,7 +104,11 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	}
 	lock, err := lockStudy(ctx, sum.Dir, opts.Force)
 	if errors.Is(err, errStudyLocked) {
-		return sum, fmt.Errorf("%s: --force refused while another process runs this study there; stop it first", sum.Dir)
+		holding := ""
+		if live, _ := LiveClaims(sum.Dir); len(live) > 0 {
+			holding = fmt.Sprintf(" (it holds %d cell(s), such as %s)", len(live), live[0])
+		}
+		return sum, fmt.Errorf("%s: --force refused while another process runs this study there%s; stop it first", sum.Dir, holding)
 	}
 	if err != nil {
 		return sum, err
