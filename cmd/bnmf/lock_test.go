@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bnmf-lab/bnmf/experiments"
 )
@@ -30,7 +31,9 @@ func TestForceRefusedWhileRunProcessLives(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "long.yaml")
-	src := "kind: convergence\ndataset: {name: synthetic}\nmodels: [{name: GRRN}]\nranks: [2]\nrepeats: 1\nsweeps: 10000000\nburn_in: 0\n"
+	// 300,000 sweeps of a millisecond each outlast the test; not more,
+	// for the trace is allocated at the start.
+	src := "kind: convergence\ndataset: {name: synthetic}\nmodels: [{name: GRRN}]\nranks: [2]\nrepeats: 1\nsweeps: 300000\nburn_in: 0\n"
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +61,15 @@ func TestForceRefusedWhileRunProcessLives(t *testing.T) {
 		for sc.Scan() { // keep the pipe drained
 		}
 	}()
+	// Wait for the cell's claim: the progress line comes before it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if live, err := experiments.LiveClaims(out); err == nil && len(live) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the running bnmf claimed no cell within 10 s")
+		}
+	}
 	before, err := os.ReadFile(filepath.Join(out, experiments.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
