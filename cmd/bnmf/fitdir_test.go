@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,5 +129,41 @@ func TestFitForceReplaces(t *testing.T) {
 	}
 	if len(entries) != 2 {
 		t.Errorf("the directory holds %v, want the data file and --out only", entries)
+	}
+}
+
+// TestReplaceDir checks both ways replaceDir replaces a directory: by an
+// atomic exchange, and by two renames where the system cannot exchange;
+// each leaves the new content in place and nothing beside it.
+func TestReplaceDir(t *testing.T) {
+	noExchange := func(a, b string) error { return fmt.Errorf("exchanging %s and %s: %w", a, b, atomicfile.ErrNoExchange) }
+	for _, tt := range []struct {
+		name     string
+		exchange func(a, b string) error
+	}{{"exchange", atomicfile.Exchange}, {"renames", noExchange}} {
+		t.Run(tt.name, func(t *testing.T) {
+			parent := t.TempDir()
+			dir, tmp := filepath.Join(parent, "fit"), filepath.Join(parent, ".fit.tmp-1")
+			for d, content := range map[string]string{dir: "old", tmp: "new"} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(d, content+".txt"), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := replaceDir(tmp, dir, parent, tt.exchange); errors.Is(err, atomicfile.ErrNoExchange) {
+				t.Skip(err)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil || len(entries) != 1 || entries[0].Name() != "new.txt" {
+				t.Errorf("%s holds %v (%v), want new.txt only", dir, entries, err)
+			}
+			if all, err := os.ReadDir(parent); err != nil || len(all) != 1 {
+				t.Errorf("%s holds %v (%v), want only the replaced directory", parent, all, err)
+			}
+		})
 	}
 }

@@ -100,7 +100,7 @@ func writeFitDir(ctx context.Context, dir string, force bool, res *fitResult) (e
 	if len(entries) > 0 && !force {
 		return fmt.Errorf("--out %s was filled while fitting; the outputs are left out", dir)
 	}
-	return replaceDir(tmp, dir, parent)
+	return replaceDir(tmp, dir, parent, atomicfile.Exchange)
 }
 
 // oldSuffix ends the name under which replaceDir moves the replaced
@@ -113,8 +113,9 @@ const oldSuffix = ".old"
 // exists; elsewhere it moves dir aside to tmp + oldSuffix and renames tmp
 // to dir, and a crash between the two renames leaves dir missing until
 // the next fit into it puts the old outputs back (recoverFitDirs).
-func replaceDir(tmp, dir, parent string) error {
-	err := atomicfile.Exchange(tmp, dir)
+// exchange is atomicfile.Exchange; a test passes one that cannot.
+func replaceDir(tmp, dir, parent string, exchange func(a, b string) error) error {
+	err := exchange(tmp, dir)
 	if err == nil {
 		// tmp now holds the replaced outputs.
 		if err := atomicfile.SyncDir(parent); err != nil {
