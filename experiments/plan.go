@@ -141,10 +141,7 @@ func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.R
 	)
 	if d.Path != "" {
 		key = "dataset.path"
-		r, err = dataset.OpenFileContext(ctx, d.Path, d.Format, dopts)
-		if err == nil {
-			cfg.dataSHA256, err = FileSHA256(d.Path)
-		}
+		r, cfg.dataSHA256, err = dataset.OpenFileDigest(ctx, d.Path, d.Format, dopts)
 	} else {
 		r, err = dataset.OpenContext(ctx, d.Name, opts.DataDir, dopts)
 	}

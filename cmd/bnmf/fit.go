@@ -23,12 +23,17 @@ DATA is a file: "row, column, value" triplets (CSV, TSV or spaces; ids
 may be any strings) or a MatrixMarket coordinate file (.mtx); --format
 names the file's format when its extension does not (triplets,
 matrix-market, or a MovieLens dataset name for its ratings layout).
+DATA is read once, its SHA-256 with it, so it may be a named pipe or a
+shell's process substitution, such as <(zcat ratings.csv.gz).
 Without --format, DATA may also be a dataset name:
   %s
 Rows and columns keep the file's ids in every output.
 
 Writes to DIR (into a temporary directory beside it, renamed at the end,
-so an interrupted fit leaves nothing half-written):
+so an interrupted fit leaves nothing half-written; with --force, on Linux
+the new directory and DIR are exchanged in one step, so DIR never goes
+missing; the next fit into DIR removes the temporary directory of a fit
+that was killed, and puts DIR back if one was killed while replacing it):
   W_mean.csv, W_sd.csv   posterior mean and sd of W: a line per row id, K factors
   Z_mean.csv, Z_sd.csv   the same for Z, a line per column id (Z transposed)
   W_mean.npy, W_sd.npy   the same as NumPy arrays, '<f8': W is M x K
@@ -150,13 +155,22 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	src, err := loadFitData(fs.Arg(0), o)
+	src, err := loadFitDataContext(ctx, fs.Arg(0), o)
+	if ctx.Err() != nil && o.out != "" {
+		return fmt.Errorf("fit: interrupted; nothing was written to %s", o.out)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("fit: interrupted while loading %s; nothing was written", fs.Arg(0))
+	}
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
 	r := src.ratings
 	if o.out == "" {
 		o.out = "fit-" + strings.TrimSuffix(r.Name, filepath.Ext(r.Name))
+	}
+	if err := recoverFitDirs(o.out, stderr); err != nil {
+		return fmt.Errorf("fit: %w", err)
 	}
 	if err := checkOutDir(o.out, o.force); err != nil {
 		return fmt.Errorf("fit: %w", err)

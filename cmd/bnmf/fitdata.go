@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,14 +27,20 @@ type fitSource struct {
 }
 
 // loadFitData loads DATA: a dataset name unless --format is given, else a
-// file.
+// file (read once, with its digest: it may be a named pipe).
 func loadFitData(arg string, o fitOptions) (*fitSource, error) {
+	return loadFitDataContext(context.Background(), arg, o)
+}
+
+// loadFitDataContext is loadFitData stopped by ctx, also while it waits
+// for a named pipe's writer.
+func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSource, error) {
 	opts := dataset.Options{MinRatings: o.minRatings}
 	src := &fitSource{}
 	var err error
 	if o.format == "" && slices.Contains(dataset.Names(), arg) {
 		src.dataset = arg
-		if src.ratings, err = dataset.Open(arg, o.dataDir, opts); err != nil {
+		if src.ratings, err = dataset.OpenContext(ctx, arg, o.dataDir, opts); err != nil {
 			return nil, err
 		}
 		if arg != dataset.SyntheticName {
@@ -53,10 +60,7 @@ func loadFitData(arg string, o fitOptions) (*fitSource, error) {
 	if _, err := os.Stat(arg); errors.Is(err, os.ErrNotExist) && o.format == "" {
 		return nil, fmt.Errorf("%s: no such file, nor a dataset name (%s)", arg, strings.Join(dataset.Names(), ", "))
 	}
-	if src.ratings, err = dataset.OpenFile(arg, src.format, opts); err != nil {
-		return nil, err
-	}
-	if src.sha256, err = experiments.FileSHA256(arg); err != nil {
+	if src.ratings, src.sha256, err = dataset.OpenFileDigest(ctx, arg, src.format, opts); err != nil {
 		return nil, err
 	}
 	return src, nil
