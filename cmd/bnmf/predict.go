@@ -79,8 +79,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: --top %d must be positive", *top)
 	case *rowsFile != "" && *top == 0:
 		return errors.New("predict: --rows needs --top")
-	case !(*level > 0 && *level < 1):
-		return fmt.Errorf("predict: --level %v must be in (0, 1)", *level)
+	case predictive.CheckLevel(*level) != nil:
+		return fmt.Errorf("predict: --%w", predictive.CheckLevel(*level))
 	case *workers < 0:
 		return fmt.Errorf("predict: --workers %d must not be negative", *workers)
 	case *by != "mean" && *by != "lower":

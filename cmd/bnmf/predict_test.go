@@ -279,6 +279,10 @@ func TestPredictErrors(t *testing.T) {
 		{"unknown row for top", []string{"--top", "2", "--rows", file("r.txt", "ghost\n"), out}, `r.txt:1: row id "ghost" is not in the model`},
 		{"neither", []string{out}, "give either --pairs FILE or --top N"},
 		{"level", []string{"--top", "1", "--level", "1", out}, "--level 1 must be in (0, 1)"},
+		// The last float below 1: (1 + level) / 2 rounds to 1, where the
+		// upper quantile is infinite.
+		{"level rounds to 1", []string{"--pairs", file("p6.csv", r0+","+c0+"\n"), "--level", "0.9999999999999999", out}, "--level 0.9999999999999999 is too close to 1: the upper end's probability (1+level)/2 rounds to 1 in float64, where the quantile is infinite; the largest level is 0.9999999999999998"},
+		{"level rounds to 1 for top", []string{"--top", "1", "--level", "0.9999999999999999", out}, "--level 0.9999999999999999 is too close to 1"},
 		{"no model", []string{"--top", "1", dir + "/nothing"}, "nothing"},
 		{"not a model", []string{"--top", "1", notZip}, "model.npz: zip: not a valid zip file"},
 	}
