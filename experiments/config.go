@@ -51,7 +51,8 @@ type Config struct {
 	NoiseHoldout float64 `yaml:"noise_holdout"`
 	// Repeats is the number of independent repeats of every cell. Default 10.
 	Repeats int `yaml:"repeats"`
-	// Sweeps is the number of Gibbs sweeps per chain. Default 500.
+	// Sweeps is the number of Gibbs sweeps per chain, at most
+	// bnmf.MaxSweeps. Default 500.
 	Sweeps int `yaml:"sweeps"`
 	// BurnIn is the number of sweeps discarded before posterior summaries
 	// are taken; 0 means none. It must be less than Sweeps. Default 400.

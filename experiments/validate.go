@@ -153,8 +153,8 @@ func (c *Config) validateChain() error {
 	if _, err := bnmf.ParseSigma2Start(c.Sigma2Start); err != nil {
 		return c.errorf("sigma2_start", "%v", err)
 	}
-	if c.Sweeps <= 0 {
-		return c.errorf("sweeps", "%d must be positive", c.Sweeps)
+	if c.Sweeps <= 0 || c.Sweeps > bnmf.MaxSweeps {
+		return c.errorf("sweeps", "%d must be between 1 and %d (every sweep's statistics are kept in memory)", c.Sweeps, bnmf.MaxSweeps)
 	}
 	if c.BurnIn < 0 {
 		return c.errorf("burn_in", "%d must not be negative", c.BurnIn)

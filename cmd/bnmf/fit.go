@@ -99,7 +99,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("fit", fmt.Sprintf(fitUsage, strings.Join(dataset.Names(), ", ")), stdout, stderr)
 	fs.StringVar(&o.model, "model", "GRRN", "the model `NAME`: "+strings.Join(bayesianModels(), ", "))
 	fs.IntVar(&o.rank, "rank", 10, "the rank `K` of the factorisation")
-	fs.IntVar(&o.sweeps, "sweeps", 500, "Gibbs sweeps `N` per chain")
+	fs.IntVar(&o.sweeps, "sweeps", 500, "Gibbs sweeps `N` per chain, at most 10,000,000")
 	fs.IntVar(&o.burnIn, "burn-in", -1, "sweeps `B` discarded at the start of each chain; -1 means four fifths of --sweeps")
 	fs.IntVar(&o.thin, "thin", 1, "keep every `T`-th sweep after burn-in")
 	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled")
@@ -213,8 +213,8 @@ func (o *fitOptions) validate() error {
 	switch {
 	case o.rank < 1:
 		return fmt.Errorf("--rank %d must be positive", o.rank)
-	case o.sweeps < 1:
-		return fmt.Errorf("--sweeps %d must be positive", o.sweeps)
+	case o.sweeps < 1 || o.sweeps > bnmf.MaxSweeps:
+		return fmt.Errorf("--sweeps %d must be between 1 and %d (every sweep's statistics are kept in memory)", o.sweeps, bnmf.MaxSweeps)
 	case o.burnIn < -1:
 		return fmt.Errorf("--burn-in %d must not be negative (-1 means four fifths of --sweeps)", o.burnIn)
 	case o.burnIn >= o.sweeps:
