@@ -241,7 +241,10 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 	if o.byLower {
 		// A computed lower end may exceed the true one by the quantile
 		// search's tolerance, DefaultTol of the mixture's sd: the bound
-		// allows twice that, with sd from the mixture's moments.
+		// allows twice that, with sd from the mixture's moments. Without
+		// it, a column whose bound is tight could be pruned although its
+		// computed lower end beats the n-th best's: a near-tie within the
+		// search's error (TestPredictTopByLowerNearTie).
 		var meanVar float64
 		for _, v := range m.Sigma2 {
 			meanVar += v * inv
