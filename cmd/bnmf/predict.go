@@ -271,7 +271,7 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 	}
 	// Best first by lower end; a column whose bound is below the n-th
 	// best lower end found so far cannot enter, nor can any after it.
-	best := make([]ranked, 0, o.n+1)
+	best := make([]ranked, 0, min(o.n, len(cand))+1) // --top may exceed the columns
 	for _, j := range cand {
 		if len(best) == o.n && bound[j] < best[o.n-1].Lower {
 			break

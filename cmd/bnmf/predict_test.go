@@ -387,3 +387,22 @@ func TestPredictTopByLowerNearTie(t *testing.T) {
 		t.Errorf("bounds %v: column 1's should be the larger, so that it is computed first", sc.bound)
 	}
 }
+
+// TestPredictTopMoreThanColumns checks that --top N with N beyond the
+// number of columns ranks them all, by the mean and by the lower end,
+// allocating for the columns rather than for N (--top
+// 9223372036854775807 --by lower panicked making room for N + 1).
+func TestPredictTopMoreThanColumns(t *testing.T) {
+	m := testModel() // 3 x 2; row 0 observes both columns, row 1 none
+	sc := newTopScratch(m)
+	for _, n := range []int{3, 1 << 40, math.MaxInt} {
+		for _, byLower := range []bool{false, true} {
+			for row, want := range []int{0, 2, 1} {
+				top := m.topColumns(row, topOptions{n: n, level: 0.9, byLower: byLower}, sc)
+				if len(top) != want {
+					t.Errorf("--top %d, by lower %v, row %d: %d columns, want %d", n, byLower, row, len(top), want)
+				}
+			}
+		}
+	}
+}
