@@ -50,6 +50,11 @@ w_m . z_n + sigma z, z the standard normal quantile at (1-level)/2), so
 this costs little more than ranking by the mean.
 
 An id that the model does not know is an error naming it and its line.
+A damaged model file is refused, naming the member and field: every
+member is checked against its CRC-32, every size that model.json gives
+against the bytes that back it (before anything is allocated), the
+samples for finite values and positive sigma^2, the ids for repeats,
+the observed pattern for offsets and columns in range and in order.
 The model is loaded whole: its memory is the size of model.npz, plus Z's
 samples once more while they are transposed (224 MB resident for a
 157 MB model of MovieLens 1M at K = 20).
