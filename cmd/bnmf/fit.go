@@ -102,7 +102,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.sweeps, "sweeps", 500, "Gibbs sweeps `N` per chain, at most 10,000,000")
 	fs.IntVar(&o.burnIn, "burn-in", -1, "sweeps `B` discarded at the start of each chain; -1 means four fifths of --sweeps")
 	fs.IntVar(&o.thin, "thin", 1, "keep every `T`-th sweep after burn-in")
-	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled")
+	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled, at most 64")
 	fs.Uint64Var(&o.seed, "seed", 1, "`S` seeds the chains, the hold-out split and the tracked entries")
 	fs.IntVar(&o.workers, "workers", 0, "cores to use `N`; 0 means all (the outputs do not depend on it)")
 	fs.Var(&o.sets, "set", "set a hyperparameter of the model, `key=value` (repeatable), such as alpha_sigma=2")
@@ -221,8 +221,8 @@ func (o *fitOptions) validate() error {
 		return fmt.Errorf("--burn-in %d must be less than --sweeps %d", o.burnIn, o.sweeps)
 	case o.thin < 1:
 		return fmt.Errorf("--thin %d must be positive", o.thin)
-	case o.chains < 1:
-		return fmt.Errorf("--chains %d must be positive", o.chains)
+	case o.chains < 1 || o.chains > experiments.MaxChains:
+		return fmt.Errorf("--chains %d must be between 1 and %d", o.chains, experiments.MaxChains)
 	case o.workers < 0:
 		return fmt.Errorf("--workers %d must not be negative", o.workers)
 	case o.samples < o.chains:

@@ -49,6 +49,7 @@ func TestFitBadInputs(t *testing.T) {
 		{"holdout", []string{"--holdout", "1", good}, "--holdout 1 must be in [0, 1)"},
 		{"holdout too large", []string{"--holdout", "0.9", "--rank", "1", good}, `leaves 0 for training`},
 		{"burn-in", []string{"--sweeps", "10", "--burn-in", "10", good}, "--burn-in 10 must be less than --sweeps 10"},
+		{"chains", []string{"--chains", "100000000", "--samples", "100000000", good}, "--chains 100000000 must be between 1 and 64"},
 		{"sweeps", []string{"--sweeps", "2000000000", good}, "--sweeps 2000000000 must be between 1 and 10000000 (every sweep's statistics are kept in memory)"},
 		{"samples", []string{"--samples", "2", good}, "--samples 2 must be at least --chains 4"},
 		{"output exists", []string{"--rank", "1", good}, "--out " + full + " exists and is not empty; choose another directory or replace it with --force"},
