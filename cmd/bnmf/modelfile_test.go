@@ -200,7 +200,7 @@ func TestModelFileDamage(t *testing.T) {
 			}
 			b[off+int64(f.UncompressedSize64)-1] ^= 0x80
 			return b
-		}, "W.npy: zip: checksum error (the file is damaged)"},
+		}, "W.npy: zip: checksum error (its bytes do not match the archive's CRC-32)"},
 		{"flipped byte in the CSR columns", func(t *testing.T, b []byte) []byte {
 			f := member(t, b, "observed_indices.npy")
 			off, err := f.DataOffset()
@@ -209,7 +209,7 @@ func TestModelFileDamage(t *testing.T) {
 			}
 			b[off+int64(f.UncompressedSize64)-4] ^= 0x01 // column 1 of row 2 becomes 0
 			return b
-		}, "observed_indices.npy: zip: checksum error (the file is damaged)"},
+		}, "observed_indices.npy: zip: checksum error (its bytes do not match the archive's CRC-32)"},
 		{"two members of one name", func(t *testing.T, b []byte) []byte {
 			var out bytes.Buffer
 			zw := zip.NewWriter(&out)

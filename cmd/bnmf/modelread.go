@@ -119,15 +119,15 @@ func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
 	nnz := m.ObservedPtr[h.Rows]
 	switch {
 	case m.ObservedPtr[0] != 0:
-		return nil, bad("observed_indptr.npy starts at %d, not 0", m.ObservedPtr[0])
+		return nil, damaged("observed_indptr.npy starts at %d, not 0", m.ObservedPtr[0])
 	case nnz < 0 || nnz > int64(h.Rows)*int64(h.Cols):
-		return nil, bad("observed_indptr.npy ends at %d; a %d x %d matrix has 0 to %d entries", nnz, h.Rows, h.Cols, int64(h.Rows)*int64(h.Cols))
+		return nil, damaged("observed_indptr.npy ends at %d; a %d x %d matrix has 0 to %d entries", nnz, h.Rows, h.Cols, int64(h.Rows)*int64(h.Cols))
 	}
 	if m.ObservedCol, err = readArray[int32](zm, "observed_indices.npy", []int{int(nnz)}); err != nil {
 		return nil, err
 	}
 	if err := checkCSR(m.ObservedPtr, m.ObservedCol, h.Cols); err != nil {
-		return nil, bad("%v", err)
+		return nil, damaged("%v", err)
 	}
 	mk, nk := h.Rows*k, h.Cols*k
 	for i := range s {
@@ -241,7 +241,7 @@ func (zm modelMembers) readAll(name string) ([]byte, error) {
 // readError describes an error met while reading member name.
 func readError(name string, err error) error {
 	if errors.Is(err, zip.ErrChecksum) {
-		return fmt.Errorf("%w: %s: %v (the file is damaged)", errDamaged, name, err)
+		return fmt.Errorf("%w: %s: %v (its bytes do not match the archive's CRC-32)", errDamaged, name, err)
 	}
 	return fmt.Errorf("%w: %s: %v", errDamaged, name, err)
 }
@@ -259,12 +259,12 @@ func readArray[T npy.Elem](zm modelMembers, name string, shape []int) ([]T, erro
 	n := elem
 	for _, d := range shape {
 		if d < 0 || (d > 0 && n > math.MaxInt64/uint64(d)) {
-			return nil, fmt.Errorf("not a model file of this version of bnmf: %s: model.json's shape %v is too large", name, shape)
+			return nil, fmt.Errorf("%w: %s: model.json's shape %v is too large", errDamaged, name, shape)
 		}
 		n *= uint64(d)
 	}
 	if c := zm.capacity(f); n > c {
-		return nil, fmt.Errorf("not a model file of this version of bnmf: %s: model.json's shape %v needs %d bytes of data; the member holds %d", name, shape, n, c)
+		return nil, fmt.Errorf("%w: %s: model.json's shape %v needs %d bytes of data; the member holds %d", errDamaged, name, shape, n, c)
 	}
 	data, err := npy.ReadShape[T](rc, shape)
 	if err != nil {
