@@ -95,8 +95,8 @@ func AutoCheckpoints(maxSweeps int) []int {
 func (s Settings) validateAuto() error {
 	a := s.Auto
 	switch {
-	case a.MaxSweeps < MinAutoSweeps:
-		return fmt.Errorf("bnmf: Settings.Auto.MaxSweeps is %d; it must be at least %d", a.MaxSweeps, MinAutoSweeps)
+	case a.MaxSweeps < MinAutoSweeps || a.MaxSweeps > MaxSweeps:
+		return fmt.Errorf("bnmf: Settings.Auto.MaxSweeps is %d; it must be between %d and MaxSweeps, %d", a.MaxSweeps, MinAutoSweeps, MaxSweeps)
 	case a.Stop == nil:
 		return errors.New("bnmf: Settings.Auto needs a Stop rule")
 	case s.BurnIn != 0:

@@ -209,7 +209,7 @@ func TestAutoSettingsErrors(t *testing.T) {
 		edit func(*Settings)
 		want string
 	}{
-		{"cap", func(s *Settings) { s.Auto = &AutoSweeps{MaxSweeps: 3, Stop: never} }, "Settings.Auto.MaxSweeps is 3; it must be at least 4"},
+		{"cap", func(s *Settings) { s.Auto = &AutoSweeps{MaxSweeps: 3, Stop: never} }, "Settings.Auto.MaxSweeps is 3; it must be between 4 and MaxSweeps, 10000000"},
 		{"rule", func(s *Settings) { s.Auto = &AutoSweeps{MaxSweeps: 100} }, "Settings.Auto needs a Stop rule"},
 		{"burn-in", func(s *Settings) { s.Auto, s.BurnIn = &AutoSweeps{MaxSweeps: 100, Stop: never}, 10 }, "BurnIn must be 0"},
 		{"thin", func(s *Settings) { s.Auto, s.Thin = &AutoSweeps{MaxSweeps: 100, Stop: never}, 51 }, "Settings.Thin 51 keeps none of the 50 sweeps"},

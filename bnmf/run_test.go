@@ -182,6 +182,9 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{"rank", GRRN{}, Settings{}, "bnmf: Settings.Rank is 0; it must be positive"},
 		{"burn-in", GRRN{}, Settings{Rank: 2, Sweeps: 10, BurnIn: 10}, "bnmf: Settings.BurnIn 10 must be less than Sweeps 10"},
+		// The trace's room is reserved up front: 2e9 sweeps would ask for
+		// 112 GB before the first sweep.
+		{"sweeps", GRRN{}, Settings{Rank: 2, Sweeps: 2_000_000_000}, "bnmf: Settings.Sweeps is 2000000000; it must be at most MaxSweeps, 10000000"},
 		{"lambda", GEE{Lambda: -1}, Settings{Rank: 2}, "bnmf: GEE.Lambda is -1; it must be positive and finite"},
 		{"tau", GTT{Tau: math.Inf(1)}, Settings{Rank: 2}, "bnmf: GTT.Tau is +Inf; it must be positive and finite"},
 		{"sigma", GTTN{Likelihood: Likelihood{BetaSigma: -2}}, Settings{Rank: 2}, "bnmf: GTTN.BetaSigma is -2; it must be positive and finite"},

@@ -15,7 +15,8 @@ type Settings struct {
 	Rank int
 
 	// Sweeps is the number of Gibbs sweeps (or multiplicative-update
-	// iterations for NMF). Zero means 500, the paper's choice.
+	// iterations for NMF). Zero means 500, the paper's choice. It must be
+	// at most MaxSweeps.
 	Sweeps int
 
 	// BurnIn is the number of initial sweeps discarded before posterior
@@ -133,6 +134,13 @@ type SweepStats struct {
 	Chain int
 }
 
+// MaxSweeps is the largest Settings.Sweeps: ten million. Every sweep
+// adds a SweepStats (56 bytes) to Result.Trace and a prediction (8 bytes)
+// per tracked entry to Result.Tracked, so a chain of MaxSweeps sweeps
+// with the 20 tracked entries of bnmf fit holds 2.2 GB of them; the
+// trace's room is reserved when the chain starts.
+const MaxSweeps = 10_000_000
+
 // resolved returns the settings with defaults filled in, or an error that
 // names the offending field.
 func (s Settings) resolved() (Settings, error) {
@@ -141,6 +149,9 @@ func (s Settings) resolved() (Settings, error) {
 	}
 	if s.Sweeps < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Sweeps is %d; it must not be negative", s.Sweeps)
+	}
+	if s.Sweeps > MaxSweeps {
+		return s, fmt.Errorf("bnmf: Settings.Sweeps is %d; it must be at most MaxSweeps, %d", s.Sweeps, MaxSweeps)
 	}
 	if s.Auto != nil {
 		if err := s.validateAuto(); err != nil {

@@ -51,8 +51,9 @@ type Config struct {
 	NoiseHoldout float64 `yaml:"noise_holdout"`
 	// Repeats is the number of independent repeats of every cell. Default 10.
 	Repeats int `yaml:"repeats"`
-	// Sweeps is the number of Gibbs sweeps per chain. Default 500.
-	// Written "sweeps: auto", it sets AutoSweeps instead, and is 0.
+	// Sweeps is the number of Gibbs sweeps per chain, at most
+	// bnmf.MaxSweeps. Default 500. Written "sweeps: auto", it sets
+	// AutoSweeps instead, and is 0.
 	Sweeps int `yaml:"sweeps"`
 	// AutoSweeps, which "sweeps: auto" sets, runs each cell's chains in
 	// blocks until AutoRule says they have run enough, or MaxSweeps is

@@ -72,8 +72,8 @@ func (c *Config) validateAutoSweeps() error {
 	switch {
 	case c.MaxSweeps == 0:
 		return c.errorf("sweeps", "sweeps: auto needs max_sweeps, the most sweeps a chain may run")
-	case c.MaxSweeps < bnmf.MinAutoSweeps:
-		return c.errorf("max_sweeps", "%d must be at least %d", c.MaxSweeps, bnmf.MinAutoSweeps)
+	case c.MaxSweeps < bnmf.MinAutoSweeps || c.MaxSweeps > bnmf.MaxSweeps:
+		return c.errorf("max_sweeps", "%d must be between %d and %d", c.MaxSweeps, bnmf.MinAutoSweeps, bnmf.MaxSweeps)
 	case c.BurnIn != 0:
 		return c.errorf("burn_in", "burn_in does not go with sweeps: auto, whose burn-in is the first half of the sweeps run")
 	case c.Thin <= 0:

@@ -181,9 +181,19 @@ func maxSigma2OverVariance(chains *bnmf.Chains, trainVariance float64) float64 {
 	return worst
 }
 
-// warnings flags what the diagnostics say is wrong, with the numbers.
-func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
-	var out []string
+// flagged is a quantity whose diagnostic crossed a threshold, with the
+// diagnostic's value.
+type flagged struct {
+	name  string
+	value float64
+}
+
+// flags returns the quantities whose R-hat is above MaxRHat (unmixed)
+// and those whose bulk-ESS is below MinESSPerChain per chain (few), in
+// the order train MSE, sigma^2, log-likelihood, predictions, and whether
+// a chain is stuck (its mean sigma^2 above MaxSigma2OverVariance times
+// the training values' variance). An absent diagnostic is not flagged.
+func (d *Diagnostics) flags(tracked string) (unmixed, few []flagged, stuck bool) {
 	type quantity struct {
 		name string
 		c    *Convergence
@@ -192,26 +202,39 @@ func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
 	if d.Predictions != nil {
 		qs = append(qs, quantity{fmt.Sprintf("the worst of %d tracked %s predictions", d.Tracked, tracked), d.Predictions})
 	}
-	var unmixed, few []string
 	for _, q := range qs {
 		if q.c.RHat != nil && *q.c.RHat > MaxRHat {
-			unmixed = append(unmixed, fmt.Sprintf("%s %.3g", q.name, *q.c.RHat))
+			unmixed = append(unmixed, flagged{q.name, *q.c.RHat})
 		}
 		if q.c.ESSBulk != nil && *q.c.ESSBulk < float64(MinESSPerChain*d.Chains) {
-			few = append(few, fmt.Sprintf("%s %.0f", q.name, *q.c.ESSBulk))
+			few = append(few, flagged{q.name, *q.c.ESSBulk})
 		}
+	}
+	return unmixed, few, d.MaxSigma2OverVariance > MaxSigma2OverVariance
+}
+
+// warnings flags what the diagnostics say is wrong, with the numbers.
+func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
+	var out []string
+	unmixed, few, stuck := d.flags(tracked)
+	list := func(fs []flagged, format string) string {
+		parts := make([]string, len(fs))
+		for i, f := range fs {
+			parts[i] = f.name + " " + fmt.Sprintf(format, f.value)
+		}
+		return strings.Join(parts, ", ")
 	}
 	chains := fmt.Sprintf("%d chains", d.Chains)
 	if d.Chains == 1 {
 		chains = "the two halves of its chain"
 	}
 	if len(unmixed) > 0 {
-		out = append(out, fmt.Sprintf("convergence: R-hat above %v across %s of %d kept sweeps: %s", MaxRHat, chains, d.Kept, strings.Join(unmixed, ", ")))
+		out = append(out, fmt.Sprintf("convergence: R-hat above %v across %s of %d kept sweeps: %s", MaxRHat, chains, d.Kept, list(unmixed, "%.3g")))
 	}
 	if len(few) > 0 {
-		out = append(out, fmt.Sprintf("convergence: bulk-ESS below %d per chain (%d in all): %s", MinESSPerChain, MinESSPerChain*d.Chains, strings.Join(few, ", ")))
+		out = append(out, fmt.Sprintf("convergence: bulk-ESS below %d per chain (%d in all): %s", MinESSPerChain, MinESSPerChain*d.Chains, list(few, "%.0f")))
 	}
-	if d.MaxSigma2OverVariance > MaxSigma2OverVariance {
+	if stuck {
 		out = append(out, fmt.Sprintf("convergence: stuck chain: mean sigma^2 is %.3g times the training values' variance %.3g; the chain did not leave its start",
 			d.MaxSigma2OverVariance, trainVariance))
 	}

@@ -124,11 +124,11 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.model, "model", "GRRN", "the model `NAME`: "+strings.Join(bayesianModels(), ", "))
 	fs.IntVar(&o.rank, "rank", 10, "the rank `K` of the factorisation")
 	o.autoSweeps = true
-	fs.Var(sweepsFlag{&o.sweeps, &o.autoSweeps}, "sweeps", "Gibbs sweeps `N` per chain, or auto: run until the chains converge (R-hat < 1.01, bulk- and tail-ESS >= 400), a chain is stuck, or --max-sweeps")
-	fs.IntVar(&o.maxSweeps, "max-sweeps", defaultMaxSweeps, "with --sweeps auto, at most `N` sweeps per chain")
+	fs.Var(sweepsFlag{&o.sweeps, &o.autoSweeps}, "sweeps", "Gibbs sweeps `N` per chain (at most 10,000,000), or auto: run until the chains converge (R-hat < 1.01, bulk- and tail-ESS >= 400), a chain is stuck, or --max-sweeps")
+	fs.IntVar(&o.maxSweeps, "max-sweeps", defaultMaxSweeps, "with --sweeps auto, at most `N` sweeps per chain (at most 10,000,000)")
 	fs.IntVar(&o.burnIn, "burn-in", -1, "sweeps `B` discarded at the start of each chain; -1 means four fifths of --sweeps (with --sweeps auto: the first half of the sweeps run)")
 	fs.IntVar(&o.thin, "thin", 1, "keep every `T`-th sweep after burn-in")
-	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled")
+	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled, at most 64")
 	fs.Uint64Var(&o.seed, "seed", 1, "`S` seeds the chains, the hold-out split and the tracked entries")
 	fs.IntVar(&o.workers, "workers", 0, "cores to use `N`; 0 means all (the outputs do not depend on it)")
 	fs.Var(&o.sets, "set", "set a hyperparameter of the model, `key=value` (repeatable), such as alpha_sigma=2")
@@ -254,16 +254,16 @@ func (o *fitOptions) validate() error {
 	switch {
 	case o.rank < 1:
 		return fmt.Errorf("--rank %d must be positive", o.rank)
-	case !o.autoSweeps && o.sweeps < 1:
-		return fmt.Errorf("--sweeps %d must be positive", o.sweeps)
+	case !o.autoSweeps && (o.sweeps < 1 || o.sweeps > bnmf.MaxSweeps):
+		return fmt.Errorf("--sweeps %d must be between 1 and %d (every sweep's statistics are kept in memory)", o.sweeps, bnmf.MaxSweeps)
 	case !o.autoSweeps && o.burnIn < -1:
 		return fmt.Errorf("--burn-in %d must not be negative (-1 means four fifths of --sweeps)", o.burnIn)
 	case !o.autoSweeps && o.burnIn >= o.sweeps:
 		return fmt.Errorf("--burn-in %d must be less than --sweeps %d", o.burnIn, o.sweeps)
 	case o.thin < 1:
 		return fmt.Errorf("--thin %d must be positive", o.thin)
-	case o.chains < 1:
-		return fmt.Errorf("--chains %d must be positive", o.chains)
+	case o.chains < 1 || o.chains > experiments.MaxChains:
+		return fmt.Errorf("--chains %d must be between 1 and %d", o.chains, experiments.MaxChains)
 	case o.workers < 0:
 		return fmt.Errorf("--workers %d must not be negative", o.workers)
 	case o.samples < o.chains:

@@ -53,11 +53,11 @@ func parseSweeps(v string) (n int, auto bool, err error) {
 
 // validateAuto checks the flags that go with --sweeps auto, which sets no
 // --burn-in (the first half of the sweeps run is burn-in) and needs a
-// --max-sweeps of at least bnmf.MinAutoSweeps.
+// --max-sweeps between bnmf.MinAutoSweeps and bnmf.MaxSweeps.
 func (o *fitOptions) validateAuto() error {
 	switch {
-	case o.maxSweeps < bnmf.MinAutoSweeps:
-		return fmt.Errorf("--max-sweeps %d must be at least %d", o.maxSweeps, bnmf.MinAutoSweeps)
+	case o.maxSweeps < bnmf.MinAutoSweeps || o.maxSweeps > bnmf.MaxSweeps:
+		return fmt.Errorf("--max-sweeps %d must be between %d and %d (every sweep's statistics are kept in memory)", o.maxSweeps, bnmf.MinAutoSweeps, bnmf.MaxSweeps)
 	case o.burnIn != -1:
 		return fmt.Errorf("--burn-in does not go with --sweeps auto, whose burn-in is the first half of the sweeps run")
 	case o.thin < 1:

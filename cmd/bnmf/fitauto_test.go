@@ -73,10 +73,11 @@ func TestFitAutoSweepsFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--sweeps", "many"}, `"many" is neither auto nor a whole number of sweeps`},
-		{[]string{"--max-sweeps", "3"}, "--max-sweeps 3 must be at least 4"},
+		{[]string{"--max-sweeps", "3"}, "--max-sweeps 3 must be between 4 and 10000000 (every sweep's statistics are kept in memory)"},
+		{[]string{"--max-sweeps", "10000001"}, "--max-sweeps 10000001 must be between 4 and 10000000 (every sweep's statistics are kept in memory)"},
 		{[]string{"--burn-in", "100"}, "--burn-in does not go with --sweeps auto"},
 		{[]string{"--sweeps", "auto", "--max-sweeps", "400", "--thin", "51"}, "--thin 51 keeps none of the 50 sweeps of the first block"},
-		{[]string{"--sweeps", "0"}, "--sweeps 0 must be positive"},
+		{[]string{"--sweeps", "0"}, "--sweeps 0 must be between 1 and 10000000 (every sweep's statistics are kept in memory)"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
