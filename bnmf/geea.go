@@ -82,9 +82,14 @@ type ardExponentialPrior struct{ *ardRates }
 type ardExponentialLast struct{ ardExponentialPrior }
 
 var (
-	_ prior       = ardExponentialPrior{}
-	_ globalPrior = ardExponentialLast{}
+	_ prior         = ardExponentialPrior{}
+	_ globalPrior   = ardExponentialLast{}
+	_ reportedPrior = ardExponentialLast{}
 )
+
+// reported returns the rates lambda_k, once (from the side that draws
+// them).
+func (p ardExponentialLast) reported() (string, []float64) { return "lambda", p.lambda }
 
 func (p ardExponentialPrior) initLine(_ int, x []float64, rng *rand.Rand) int {
 	for k := range x {
