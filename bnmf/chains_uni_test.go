@@ -36,3 +36,24 @@ func TestUnivariateWorkersBitIdentical(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecRealValued checks the Spec.RealValued of each model with a
+// gibbsChain against the chain: true exactly when a side's prior is a
+// realPrior, whose entries are drawn from untruncated normals.
+func TestSpecRealValued(t *testing.T) {
+	train, _, _ := planted(t, 6, 5, 2, 0.8, 0.3, 29)
+	for _, s := range Specs() {
+		ch, err := s.Zero.newChain(train, 2)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		c, ok := ch.(*gibbsChain)
+		if !ok {
+			continue // NMF, the baselines and block samplers: not checked here
+		}
+		real := c.sides[0].real || c.sides[1].real
+		if real != s.RealValued {
+			t.Errorf("%s: Spec.RealValued is %v, but its chain has a real-valued side: %v", s.Name, s.RealValued, real)
+		}
+	}
+}
