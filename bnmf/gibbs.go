@@ -46,9 +46,9 @@ func (c *gibbsChain) scratchSize() int {
 	return longest * (c.k + 1)
 }
 
-// init draws the hyperparameters and factors from their priors, then
-// sigma^2 as sigma2Start says (by default from its full conditional given
-// them).
+// init draws the priors' shared hyperparameters, then each line's
+// hyperparameters and factors from their priors, then sigma^2 as
+// sigma2Start says (by default from its full conditional given them).
 func (c *gibbsChain) init(p *pool) error {
 	for s := range c.sides {
 		if g := c.sides[s].global; g != nil {
@@ -82,9 +82,10 @@ func (c *gibbsChain) init(p *pool) error {
 }
 
 // sweep updates every row of W, every column of Z (each with its
-// hyperparameters) and then sigma^2, as the paper's Algorithm 1 but with W
-// and Z updated block by block: rows of W are conditionally independent
-// given Z, and columns of Z given W.
+// hyperparameters, and after each side its prior's shared
+// hyperparameters, if any) and then sigma^2, as the paper's Algorithm 1
+// but with W and Z updated block by block: rows of W are conditionally
+// independent given Z, and columns of Z given W.
 func (c *gibbsChain) sweep(p *pool, s int) error {
 	c.sweepNo = s
 	c.invSigma2 = 1 / c.sigma2
