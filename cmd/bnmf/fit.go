@@ -36,7 +36,8 @@ so an interrupted fit leaves nothing half-written):
   row_ids.txt, col_ids.txt   the ids in the order of the arrays, one a line
   summary.json           the data's scale, sigma^2's posterior (mean, sd,
                          quantiles), convergence diagnostics (R-hat, ESS),
-                         warnings and, with --holdout, held-out scores
+                         warnings, with --holdout held-out scores, and
+                         for GEEA its rates lambda_k per dimension
   trace.png              train MSE, sigma^2 and log-likelihood of every chain
   model.npz              what bnmf predict needs (see below)
   manifest.json          data file hash, settings, the hyperparameters set
