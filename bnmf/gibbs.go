@@ -8,10 +8,11 @@ import (
 )
 
 // gibbsChain is the state of a Gibbs sampler for GEE, GTT, GTTN, GRRN and
-// the models whose entries are drawn one at a time from normal full
-// conditionals, truncated or not (GGGU, GEG, GEEA, GLL, GLLI): the factors, the priors' hyperparameters, sigma^2 and the residuals
-// a_mn - w_m . z_n of the observed entries in row-major order, which keep a
-// sweep at O(|Omega| K).
+// the other models whose entries are drawn one at a time from normal full
+// conditionals, truncated or not (GGGU, GEG, GEEA, GLL, GLLI): the
+// factors, the priors' hyperparameters, sigma^2 and the residuals
+// a_mn - w_m . z_n of the observed entries in row-major order, which keep
+// a sweep at O(|Omega| K).
 type gibbsChain struct {
 	factorization
 	sides      *[2]factorSide
