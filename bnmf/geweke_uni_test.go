@@ -168,8 +168,9 @@ func uniGewekeSuccessive(t *testing.T, model Model, mutant bool, fs []uniFunc, n
 // TestGewekeUnivariate is TestGewekeJointDistribution for the models of
 // uniGewekeModels. Its 5 models have 60 test functions in all; at
 // |z| < gewekeZLimit each (about 4e-5 per function), a correct sampler
-// fails with probability below 3e-3. The wrong GEEA rate conditional must
-// give some |z| above gewekeMutantZ.
+// fails with probability below 3e-3. The wrong GEEA rate conditional
+// (uniWrongARD) and the wrong GLL variance conditional (uniWrongLaplace)
+// must each give some |z| above gewekeMutantZ.
 func TestGewekeUnivariate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a million sweeps: several seconds")
@@ -183,7 +184,9 @@ func TestGewekeUnivariate(t *testing.T) {
 	for _, m := range uniGewekeModels() {
 		cases = append(cases, tcase{m.Name(), m, false})
 	}
-	cases = append(cases, tcase{"GEEA/wrong-rate-shape", uniGewekeModels()[2], true})
+	cases = append(cases,
+		tcase{"GEEA/wrong-rate-shape", uniGewekeModels()[2], true},
+		tcase{"GLL/wrong-variance-rate", uniGewekeModels()[3], true})
 	// Sizes as in TestGewekeJointDistribution.
 	const nMarginal, nSuccessive = 100000, 200000
 	for ci, tc := range cases {
@@ -205,7 +208,7 @@ func TestGewekeUnivariate(t *testing.T) {
 				}
 			}
 			if tc.mutant && !(maxZ > gewekeMutantZ) {
-				t.Errorf("the wrong rate conditional went undetected: largest |z| is %.2f (%s), want > %v", maxZ, worst, gewekeMutantZ)
+				t.Errorf("the wrong conditional went undetected: largest |z| is %.2f (%s), want > %v", maxZ, worst, gewekeMutantZ)
 			}
 			t.Logf("largest |z| = %.2f (%s)", maxZ, worst)
 		})

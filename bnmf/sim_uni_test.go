@@ -163,8 +163,23 @@ func (p uniWrongARD) updateGlobal(w, zt []float64, rng *rand.Rand) error {
 	return nil
 }
 
+// uniWrongLaplace is GLL's prior with a deliberately wrong variance
+// conditional: 1/v ~ IG(sqrt(2 Eta)/|x|, 2 Eta), the conditional for
+// v ~ Exp(Eta) rather than the model's Exp(Eta/2), the slip of reading
+// Eta as the rate of the mixing distribution.
+type uniWrongLaplace struct{ *laplacePrior }
+
+func (p uniWrongLaplace) updateLine(i int, x []float64, rng *rand.Rand) int {
+	for k, xk := range x {
+		e := i*p.k + k
+		p.prec[e] = invGaussRand(rng, math.Sqrt(2*p.eta)/math.Abs(xk), 2*p.eta) // wrong: Eta, not 2 Eta
+	}
+	return -1
+}
+
 // uniChain returns model's chain on data at rank k or, with mutant, the
-// GEEA chain (model must be GEEA) with uniWrongARD.
+// GEEA chain with uniWrongARD (model GEEA) or the GLL chain with
+// uniWrongLaplace (model GLL).
 func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibbsChain {
 	t.Helper()
 	ch, err := model.newChain(data, k)
@@ -176,10 +191,17 @@ func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibb
 		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
 	}
 	if mutant {
-		m := model.(GEEA)
-		rows, _ := data.Dims()
-		last := c.sides[1].prior.(ardExponentialLast)
-		c = newGibbsChain(data, k, m.Likelihood, ardExponentialPrior{last.ardRates}, uniWrongARD{last, rows})
+		switch m := model.(type) {
+		case GEEA:
+			rows, _ := data.Dims()
+			last := c.sides[1].prior.(ardExponentialLast)
+			c = newGibbsChain(data, k, m.Likelihood, ardExponentialPrior{last.ardRates}, uniWrongARD{last, rows})
+		case GLL:
+			pw, pz := c.sides[0].prior.(*laplacePrior), c.sides[1].prior.(*laplacePrior)
+			c = newGibbsChain(data, k, m.Likelihood, uniWrongLaplace{pw}, uniWrongLaplace{pz})
+		default:
+			t.Fatalf("no mutant of %s", model.Name())
+		}
 	}
 	return c
 }
@@ -189,6 +211,9 @@ func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibb
 func uniChainHyper(c *gibbsChain) [][]float64 {
 	if p, ok := c.sides[1].prior.(uniWrongARD); ok {
 		return [][]float64{p.lambda}
+	}
+	if p, ok := c.sides[0].prior.(uniWrongLaplace); ok {
+		return [][]float64{p.prec, c.sides[1].prior.(uniWrongLaplace).prec}
 	}
 	return uniHyperSlices(c)
 }
