@@ -8,8 +8,8 @@ import (
 var _ Model = GEEA{}
 
 // GEEA is GEE with automatic relevance determination (Brouwer and Lio
-// 2017): exponential priors whose rate is shared by the K-th column of W
-// and the K-th row of Z and has a Gamma hyperprior,
+// 2017): exponential priors whose rate is shared by the k-th column of W
+// and the k-th row of Z and has a Gamma hyperprior,
 //
 //	w_mk ~ Exp(lambda_k), z_kn ~ Exp(lambda_k), lambda_k ~ Gamma(Alpha0, Beta0)
 //

@@ -43,7 +43,7 @@ func gllSpec() Spec {
 		Name: "GLL", Zero: GLL{}, RealValued: true,
 		Doc: "Laplace priors on W and Z as scale mixtures of normals (Brouwer and Lio 2017)",
 		Params: append([]Param{
-			{Key: "eta", Field: "Eta", Support: Positive, Default: "sqrt(10)", Doc: "rate times 2 of the exponential prior on each entry's variance; the Laplace rate is sqrt(eta)"},
+			{Key: "eta", Field: "Eta", Support: Positive, Default: "sqrt(10)", Doc: "twice the rate of the exponential prior on each entry's variance; the Laplace rate is sqrt(eta)"},
 		}, likelihoodParams()...),
 	}
 }
