@@ -254,6 +254,7 @@ func poolResults(rs []*Result) *Result {
 	meanW.Scale(inv, meanW)
 	meanZ.Scale(inv, meanZ)
 	p.MeanW, p.MeanZ = meanW, meanZ
+	p.Hyper = poolHyperDraws(rs)
 	test := first.Settings.Test
 	if nt == 0 {
 		return p

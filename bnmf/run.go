@@ -297,6 +297,8 @@ type summary struct {
 	// scoring accumulates the predictive scores of the kept sweeps, nil
 	// when not asked for.
 	scoring *predictive.Accumulator
+	// hyper collects the kept draws of the shared hyperparameters.
+	hyper []HyperDraws
 }
 
 func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
@@ -388,6 +390,7 @@ func (sm *summary) observe(keep bool) (float64, error) {
 		floats.Add(sm.sumW, w)
 		floats.Add(sm.sumZt, zt)
 		sm.sigma2 += sm.ch.noiseVariance()
+		sm.hyper = appendHyperDraws(sm.hyper, sm.ch)
 		sm.kept++
 		if sm.scoring != nil {
 			if err := sm.scoring.Add(sm.pred, sm.ch.noiseVariance()); err != nil {
@@ -401,6 +404,7 @@ func (sm *summary) observe(keep bool) (float64, error) {
 // finish writes the posterior summaries into res.
 func (sm *summary) finish(res *Result) {
 	res.Kept = sm.kept
+	res.Hyper = sm.hyper
 	inv := 1 / float64(sm.kept)
 	res.Sigma2Mean = sm.sigma2 * inv
 	floats.Scale(inv, sm.sumW)

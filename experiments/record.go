@@ -76,6 +76,11 @@ type Record struct {
 	// (nil for NMF and the baselines, and in records made before they
 	// existed); what they flag is in Warnings, prefixed "convergence:".
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	// Hyper summarises the posterior of the model's shared
+	// hyperparameters per latent dimension (GEEA's rates lambda_k), over
+	// the kept sweeps of chain 0 (the chains' dimensions are not matched
+	// here); absent for models without any.
+	Hyper []HyperSummary `json:"hyperparameters,omitempty"`
 
 	WallSeconds float64  `json:"wall_seconds"`
 	Versions    Versions `json:"versions"`
@@ -83,6 +88,15 @@ type Record struct {
 	// Error is set when the cell failed; the metrics are then meaningless.
 	Error    string   `json:"error,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// HyperSummary is the posterior mean and standard deviation, per latent
+// dimension, of one of a model's shared hyperparameters, in the units the
+// model was fitted in.
+type HyperSummary struct {
+	Name string    `json:"name"`
+	Mean []float64 `json:"mean"`
+	SD   []float64 `json:"sd"`
 }
 
 // Metrics are a cell's final numbers. Test metrics are zero for

@@ -41,8 +41,9 @@ that was killed, and puts DIR back if one was killed while replacing it):
   row_ids.txt, col_ids.txt   the ids in the order of the arrays, one a line
   summary.json           the data's scale, sigma^2's posterior (mean, sd,
                          quantiles), convergence diagnostics (R-hat, ESS),
-                         how --sweeps auto stopped, warnings and, with
-                         --holdout, held-out scores
+                         how --sweeps auto stopped, warnings, with
+                         --holdout held-out scores, and for GEEA its
+                         rates lambda_k per dimension
   trace.png              train MSE, sigma^2 and log-likelihood of every chain
   model.npz              what bnmf predict needs (see below)
   manifest.json          data file hash, settings, the hyperparameters set

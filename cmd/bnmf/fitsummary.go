@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
@@ -27,6 +28,57 @@ type fitSummary struct {
 	// chain 0 before pooling.
 	Permutations [][]int         `json:"factor_permutations"`
 	Holdout      *holdoutSummary `json:"holdout,omitempty"`
+	// Hyper summarises the posterior of the model's shared
+	// hyperparameters per latent dimension (GEEA's rates lambda_k), the
+	// factors of every chain matched to chain 0's; absent for models
+	// without any.
+	Hyper []hyperSummary `json:"hyperparameters,omitempty"`
+}
+
+// hyperSummary summarises the kept draws of one shared hyperparameter per
+// latent dimension k, pooled over the chains after matching their factors
+// (factor_permutations), in the units the model was fitted in (those of
+// the data divided by its scale).
+type hyperSummary struct {
+	Name   string    `json:"name"`
+	Draws  int       `json:"draws"`
+	Mean   []float64 `json:"mean"`
+	SD     []float64 `json:"sd"`
+	Q025   []float64 `json:"q025"`
+	Median []float64 `json:"median"`
+	Q975   []float64 `json:"q975"`
+}
+
+// summariseHyper pools the chains' draws of each shared hyperparameter,
+// dimension k of chain c being its factor perms[c][k].
+func summariseHyper(rs []*bnmf.Result, perms [][]int) []hyperSummary {
+	var out []hyperSummary
+	for i, h := range rs[0].Hyper {
+		k := len(h.Draws[0])
+		hs := hyperSummary{Name: h.Name}
+		for kk := range k {
+			var xs []float64
+			for c, r := range rs {
+				from := kk
+				if c < len(perms) {
+					from = perms[c][kk]
+				}
+				for _, d := range r.Hyper[i].Draws {
+					xs = append(xs, d[from])
+				}
+			}
+			slices.Sort(xs)
+			mean, sd := stat.PopMeanStdDev(xs, nil)
+			hs.Draws = len(xs)
+			hs.Mean = append(hs.Mean, mean)
+			hs.SD = append(hs.SD, sd)
+			hs.Q025 = append(hs.Q025, stat.Quantile(0.025, stat.LinInterp, xs, nil))
+			hs.Median = append(hs.Median, stat.Quantile(0.5, stat.LinInterp, xs, nil))
+			hs.Q975 = append(hs.Q975, stat.Quantile(0.975, stat.LinInterp, xs, nil))
+		}
+		out = append(out, hs)
+	}
+	return out
 }
 
 // dataSummary describes the data and its scale.
@@ -102,6 +154,7 @@ func (res *fitResult) summarise() {
 		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what)...)
 	}
 	sum.Permutations = res.post.Permutations
+	sum.Hyper = summariseHyper(res.chains.Results, res.post.Permutations)
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
 		var tm, tv float64
@@ -192,6 +245,13 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 		i := slices.Index(h.Levels, 0.9)
 		fmt.Fprintf(w, "held out %d entries (%v): MSE %.4g (their variance %.4g), 90%% interval coverage %.3f, mean log density %.4g, CRPS %.4g\n",
 			h.Entries, h.Fraction, h.MSE, h.Variance, h.Coverage[i], h.MeanLogDensity, h.MeanCRPS)
+	}
+	for _, h := range sum.Hyper {
+		fmt.Fprintf(w, "%s per dimension, posterior mean [95%% interval]:", h.Name)
+		for k := range h.Mean {
+			fmt.Fprintf(w, " %.3g [%.3g, %.3g]", h.Mean[k], h.Q025[k], h.Q975[k])
+		}
+		fmt.Fprintln(w)
 	}
 	if d := sum.Diagnostics; d != nil {
 		chains := fmt.Sprintf("%d chains", d.Chains)
