@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,147 +78,6 @@ func TestAutoSweepsKeepsOldHashes(t *testing.T) {
 	}
 }
 
-// ar1 is a source of AR(1) series x_t = mu + phi (x_{t-1} - mu) + e_t,
-// with e_t ~ N(0, sd^2 (1 - phi^2)), so that the stationary sd is sd; it
-// starts in the stationary distribution.
-type ar1 struct {
-	rng         *rand.Rand
-	mu, sd, phi float64
-	x           float64
-	started     bool
-	values      []float64
-}
-
-func (a *ar1) upTo(n int) []float64 {
-	for len(a.values) < n {
-		if !a.started {
-			a.x, a.started = a.mu+a.sd*a.rng.NormFloat64(), true
-		} else {
-			a.x = a.mu + a.phi*(a.x-a.mu) + a.sd*math.Sqrt(1-a.phi*a.phi)*a.rng.NormFloat64()
-		}
-		a.values = append(a.values, a.x)
-	}
-	return a.values[:n]
-}
-
-// syntheticChains stands for the chains of bnmf.RunChains with
-// Settings.Auto: chains whose sigma^2, held-out MSE and two tracked
-// predictions are independent AR(1) series with coefficient phi, sigma^2
-// around sigma2.
-type syntheticChains struct {
-	sigma2, mse []*ar1
-	tracked     [][2]*ar1
-}
-
-func newSyntheticChains(n int, phi, sigma2 float64, seed uint64) *syntheticChains {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	s := &syntheticChains{}
-	for range n {
-		s.sigma2 = append(s.sigma2, &ar1{rng: rng, mu: sigma2, sd: 0.05 * sigma2, phi: phi})
-		s.mse = append(s.mse, &ar1{rng: rng, mu: 1, sd: 0.1, phi: phi})
-		s.tracked = append(s.tracked, [2]*ar1{{rng: rng, mu: 3, sd: 0.4, phi: phi}, {rng: rng, mu: 2, sd: 0.3, phi: phi}})
-	}
-	return s
-}
-
-// after returns the chains as they are after n sweeps, kept half and all,
-// as the stopping rule is shown them.
-func (s *syntheticChains) after(n int) *bnmf.Chains {
-	test := []bnmf.Entry{{Row: 0, Col: 0, Value: 3}, {Row: 1, Col: 1, Value: 2}}
-	out := &bnmf.Chains{}
-	for c := range s.sigma2 {
-		r := &bnmf.Result{Settings: bnmf.Settings{Sweeps: n, BurnIn: n / 2, Thin: 1, Test: test, Tracked: []int{0, 1}}}
-		sig, mse := s.sigma2[c].upTo(n), s.mse[c].upTo(n)
-		a, b := s.tracked[c][0].upTo(n), s.tracked[c][1].upTo(n)
-		for i := range n {
-			r.Trace = append(r.Trace, bnmf.SweepStats{Sweep: i + 1, Sigma2: sig[i], TestMSE: mse[i]})
-			r.Tracked = append(r.Tracked, []float64{a[i], b[i]})
-			if i >= n/2 {
-				r.Sigma2Mean += sig[i] / float64(n-n/2)
-			}
-		}
-		out.Results = append(out.Results, r)
-	}
-	return out
-}
-
-// stopsAfter runs the stopping rule on s at bnmf.AutoCheckpoints(max),
-// as RunChains does, and returns the verdict at the sweep it stopped.
-func stopsAfter(s *syntheticChains, maxSweeps int, trainVariance float64) *AutoStop {
-	checks := bnmf.AutoCheckpoints(maxSweeps)
-	rule := AutoRule{TrainVariance: trainVariance}
-	for _, n := range checks[:len(checks)-1] {
-		if stop, _ := rule.Stop(s.after(n)); stop {
-			return JudgeAuto(s.after(n), trainVariance, maxSweeps)
-		}
-	}
-	return JudgeAuto(s.after(maxSweeps), trainVariance, maxSweeps)
-}
-
-// TestAutoRule runs the stopping rule on synthetic chains of four chains
-// each, seeded, at the checkpoints of a cap of 16000 sweeps (125, 250,
-// ..., 16000).
-//
-// Independent draws: N sweeps keep 4 N/2 draws pooled, whose ESS is
-// about their number, so the rule can first stop at N = 250 (500 draws)
-// and, with R-hat's sampling noise, should by N = 500.
-// AR(1) with phi = 0.8: the ESS per draw is (1 - phi) / (1 + phi) =
-// 0.11, so 400 takes about 3,600 pooled draws, N of about 1800, which
-// the worst of four quantities may miss at N = 2000 but hardly at 8000
-// (ESS about 1800): the chains run 4 to 32 times as long as the
-// independent ones.
-// A stuck chain (sigma^2 50 times the data's variance) stops at the
-// first check, 125 sweeps; a very slow one (phi = 0.999, ESS about 8 per
-// 16,000 draws) reaches the cap not converged.
-func TestAutoRule(t *testing.T) {
-	const maxSweeps = 16000
-	cases := []struct {
-		name        string
-		phi, sigma2 float64
-		verdict     string
-		minN, maxN  int
-	}{
-		{"independent draws stop early", 0, 1, Converged, 250, 500},
-		{"an AR(1) chain runs longer", 0.8, 1, Converged, 2000, 8000},
-		{"a stuck chain stops at once", 0, 50, Stuck, 125, 125},
-		{"a very slow chain reaches the cap", 0.999, 1, NotConverged, maxSweeps, maxSweeps},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			seeds := uint64(5)
-			if testing.Short() {
-				seeds = 1
-			}
-			for seed := range seeds {
-				a := stopsAfter(newSyntheticChains(4, c.phi, c.sigma2, seed), maxSweeps, 1)
-				if a.Verdict != c.verdict || a.Sweeps < c.minN || a.Sweeps > c.maxN || a.MaxSweeps != maxSweeps {
-					t.Errorf("seed %d: %s after %d sweeps (cap %d), want %s after %d to %d; sigma^2 %v, MSE %v, predictions %v",
-						seed, a.Verdict, a.Sweeps, a.MaxSweeps, c.verdict, c.minN, c.maxN, a.Sigma2, a.TestMSE, a.Predictions)
-				}
-				if a.TestMSE == nil || a.Predictions == nil {
-					t.Errorf("seed %d: the held-out MSE (%v) or the predictions (%v) were not diagnosed", seed, a.TestMSE, a.Predictions)
-				}
-				t.Logf("seed %d: %s after %d sweeps", seed, a.Verdict, a.Sweeps)
-				ws := a.Warnings("held-out")
-				switch a.Verdict {
-				case Converged:
-					if len(ws) > 0 {
-						t.Errorf("seed %d: converged with warnings %v", seed, ws)
-					}
-				case NotConverged:
-					if len(ws) != 1 || !strings.HasPrefix(ws[0], "convergence: not converged: sweeps: auto reached max_sweeps 16000") {
-						t.Errorf("seed %d: warnings %v", seed, ws)
-					}
-				case Stuck:
-					if len(ws) != 1 || !strings.Contains(ws[0], "stopped after 125 sweeps: a chain is stuck") {
-						t.Errorf("seed %d: warnings %v", seed, ws)
-					}
-				}
-			}
-		})
-	}
-}
-
 // autoStudy is tinyStudy with sweeps: auto and two chains.
 const autoStudy = `kind: sparsity
 dataset:
@@ -285,10 +142,10 @@ func TestAutoStudy(t *testing.T) {
 			len(r.Trace.TrainMSE) != r.Sweeps || len(r.ChainTraces) != 1 || len(r.ChainTraces[0].TrainMSE) != r.Sweeps {
 			t.Errorf("%s: %d sweeps (auto %d), burn-in %d, trace of %d; want one of %v, burn-in half", r.Cell, r.Sweeps, a.Sweeps, r.BurnIn, len(r.Trace.TrainMSE), checks)
 		}
-		if (a.Verdict == NotConverged) != (r.Sweeps == 800) || a.Verdict == Stuck {
+		if (a.Verdict == bnmf.NotConverged) != (r.Sweeps == 800) || a.Verdict == bnmf.Stuck {
 			t.Errorf("%s: %s after %d sweeps", r.Cell, a.Verdict, r.Sweeps)
 		}
-		if a.Verdict == NotConverged && !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "convergence: not converged") }) {
+		if a.Verdict == bnmf.NotConverged && !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "convergence: not converged") }) {
 			t.Errorf("%s: not converged without saying so: %v", r.Cell, r.Warnings)
 		}
 	}
@@ -436,7 +293,7 @@ func TestAutoStudyStuck(t *testing.T) {
 	}
 	r := st.Records[0]
 	a := r.AutoSweeps
-	if a == nil || a.Verdict != Stuck || a.Sweeps != 100 || r.Sweeps != 100 || len(r.Trace.Sigma2) != 100 || !(a.MaxSigma2OverVariance > MaxSigma2OverVariance) {
+	if a == nil || a.Verdict != bnmf.Stuck || a.Sweeps != 100 || r.Sweeps != 100 || len(r.Trace.Sigma2) != 100 || !(a.MaxSigma2OverVariance > bnmf.DefaultThresholds().MaxSigma2OverVariance) {
 		t.Fatalf("record: %d sweeps, auto %+v; want stuck after 100", r.Sweeps, a)
 	}
 	t.Logf("%d training entries, sigma^2 %.3g times their variance", r.TrainEntries, a.MaxSigma2OverVariance)
@@ -475,13 +332,14 @@ func TestAutoStudyMixes(t *testing.T) {
 	}
 	for _, r := range st.Records {
 		a := r.AutoSweeps
-		if a == nil || a.Verdict != Converged || a.Sweeps >= 2000 || r.Sweeps != a.Sweeps || len(r.Trace.Sigma2) != a.Sweeps {
+		if a == nil || a.Verdict != bnmf.Converged || a.Sweeps >= 2000 || r.Sweeps != a.Sweeps || len(r.Trace.Sigma2) != a.Sweeps {
 			t.Errorf("%s: %d sweeps, auto %+v; want converged before 2000", r.Cell, r.Sweeps, a)
 			continue
 		}
 		t.Logf("%s: converged after %d sweeps: sigma^2 %v; MSE %v; predictions %v", r.Cell, a.Sweeps, a.Sigma2, a.TestMSE, a.Predictions)
-		for _, q := range []*Convergence{&a.Sigma2, a.TestMSE, a.Predictions} {
-			if !(*q.RHat < MaxRHat && *q.ESSBulk >= MinESS && *q.ESSTail >= MinESS) {
+		th := bnmf.DefaultThresholds()
+		for _, q := range []*bnmf.Convergence{&a.Sigma2, a.TestMSE, a.Predictions} {
+			if !(*q.RHat < th.MaxRHat && *q.ESSBulk >= float64(th.MinESS) && *q.ESSTail >= float64(th.MinESS)) {
 				t.Errorf("%s: converged with %v", r.Cell, q)
 			}
 		}

@@ -77,7 +77,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		}
 	}
 	if cfg.AutoSweeps {
-		settings.Auto = &bnmf.AutoSweeps{MaxSweeps: cfg.MaxSweeps, Stop: AutoRule{TrainVariance: train.Variance()}}
+		settings.Auto = &bnmf.AutoSweeps{MaxSweeps: cfg.MaxSweeps, Stop: bnmf.AutoRule{TrainVariance: train.Variance()}}
 	}
 	chains, err := bnmf.RunChains(ctx, p.models[c.Model], train, settings, p.chains)
 	if err != nil {
@@ -92,7 +92,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		s := chains.Results[0].Settings
 		r.Sweeps, r.BurnIn = s.Sweeps, s.BurnInSweeps()
 		if !chains.Results[0].PointEstimate {
-			r.AutoSweeps = JudgeAuto(chains, train.Variance(), cfg.MaxSweeps)
+			r.AutoSweeps = chains.JudgeAuto(train.Variance(), cfg.MaxSweeps, bnmf.Thresholds{})
 		}
 	}
 	chains.Rescale(scale)
@@ -121,10 +121,10 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	}
 	r.Warnings = append(r.Warnings, res.Warnings...)
 	var diagWarnings []string
-	r.Diagnostics, diagWarnings = Diagnose(chains, d.train.Variance(), "held-out")
+	r.Diagnostics, diagWarnings = chains.Diagnose(d.train.Variance(), "held-out", bnmf.Thresholds{})
 	r.Warnings = append(r.Warnings, diagWarnings...)
 	if r.AutoSweeps != nil {
-		r.Warnings = append(r.Warnings, r.AutoSweeps.Warnings("held-out")...)
+		r.Warnings = append(r.Warnings, r.AutoSweeps.Warnings("held-out", bnmf.Thresholds{})...)
 	}
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()

@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"github.com/bnmf-lab/bnmf/bnmf"
+
 	"os"
 	"strings"
 )
@@ -50,7 +52,7 @@ type Record struct {
 	// AutoSweeps says, for a cell of a Bayesian model in a study with
 	// sweeps: auto, how its chains stopped: converged, not converged at
 	// max_sweeps, or stuck, with the diagnostics reached (nil otherwise).
-	AutoSweeps *AutoStop `json:"auto_sweeps,omitempty"`
+	AutoSweeps *bnmf.AutoStop `json:"auto_sweeps,omitempty"`
 
 	// Metrics are the cell's numbers: with several chains, those of the
 	// pooled posterior (see bnmf.Chains.Pooled), with the train MSE and
@@ -75,7 +77,7 @@ type Record struct {
 	// Diagnostics are the convergence diagnostics of the cell's chains
 	// (nil for NMF and the baselines, and in records made before they
 	// existed); what they flag is in Warnings, prefixed "convergence:".
-	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	Diagnostics *bnmf.Diagnostics `json:"diagnostics,omitempty"`
 	// Hyper summarises the posterior of the model's shared
 	// hyperparameters per latent dimension (GEEA's rates lambda_k), over
 	// the kept sweeps of chain 0 (the chains' dimensions are not matched

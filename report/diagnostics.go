@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
@@ -52,10 +53,7 @@ func diagnosticRows(s *StudySummary) []diagRow {
 		}
 		row.chains = max(row.chains, d.Chains)
 		row.repeats++
-		for _, c := range []*experiments.Convergence{&d.TrainMSE, &d.Sigma2, &d.LogLikelihood, d.Predictions} {
-			if c == nil {
-				continue
-			}
+		for _, c := range d.Quantities("") {
 			if c.RHat != nil && !(*c.RHat <= row.rhat) {
 				row.rhat = *c.RHat
 			}
@@ -112,7 +110,7 @@ func WriteDiagnosticsTable(w io.Writer, s *StudySummary) error {
 	}
 	for _, r := range rows {
 		rhat := num(r.rhat, "%.3f")
-		if r.rhat > experiments.MaxRHat {
+		if r.rhat > bnmf.DefaultThresholds().MaxRHat {
 			rhat = "**" + rhat + "**"
 		}
 		t.rows = append(t.rows, []string{r.key.Model, fmt.Sprint(r.key.Rank), settingOf(r.key, axis), fmt.Sprint(r.chains), fmt.Sprint(r.repeats),

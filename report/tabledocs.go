@@ -3,7 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // diagnosticsHeading heads the table of convergence diagnostics.
@@ -42,9 +42,10 @@ func studyTables(s *StudySummary, paper PaperValues) ([]namedTable, error) {
 		err = calibrationTables(s, add)
 	}
 	if err == nil && s.hasDiagnostics() {
+		th := bnmf.DefaultThresholds()
 		err = add("diagnostics.md", diagnosticsHeading,
 			fmt.Sprintf("Over each setting's repeats and its quantities (train MSE, sigma^2, training log-likelihood, and the worst of 20 tracked held-out predictions): the largest rank-normalised split-R-hat and the smallest bulk- and tail-ESS (Vehtari et al. 2021); R-hat above %v in bold. A repeat is flagged when R-hat exceeds %v, bulk-ESS falls below %d per chain, or a chain is stuck (its mean sigma^2 above %v times the training values' variance). NMF and the baselines have no posterior and no diagnostics.",
-				experiments.MaxRHat, experiments.MaxRHat, experiments.MinESSPerChain, experiments.MaxSigma2OverVariance),
+				th.MaxRHat, th.MaxRHat, th.MinESSPerChain, th.MaxSigma2OverVariance),
 			func(b *bytes.Buffer) error { return WriteDiagnosticsTable(b, s) })
 	}
 	if err == nil && s.hasHyper() {

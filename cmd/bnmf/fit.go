@@ -214,7 +214,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	kept, sweeps := s.KeptSweeps(), o.sweeps
 	if o.autoSweeps {
 		// The most a chain keeps: the second half of the cap.
-		s.Auto = &bnmf.AutoSweeps{MaxSweeps: o.maxSweeps, Stop: experiments.AutoRule{TrainVariance: prob.train.Variance()}}
+		s.Auto = &bnmf.AutoSweeps{MaxSweeps: o.maxSweeps, Stop: bnmf.AutoRule{TrainVariance: prob.train.Variance()}}
 		kept, sweeps = (o.maxSweeps-o.maxSweeps/2)/o.thin, o.maxSweeps
 	}
 	describeModelSize(stderr, r.Rows, r.Cols, len(r.Entries), o, kept)
@@ -228,9 +228,9 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	if err != nil {
 		return nil, err
 	}
-	var auto *experiments.AutoStop
+	var auto *bnmf.AutoStop
 	if o.autoSweeps { // judged before rescaling, as the rule saw them
-		auto = experiments.JudgeAuto(chains, prob.train.Variance(), o.maxSweeps)
+		auto = chains.JudgeAuto(prob.train.Variance(), o.maxSweeps, bnmf.Thresholds{})
 	}
 	// Every number of the chains, and of the posterior below, goes back
 	// to the data's units before anything is summarised or written.

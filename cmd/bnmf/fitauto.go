@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // defaultMaxSweeps is fit's --max-sweeps: four times the paper's 500.
@@ -72,12 +71,13 @@ func (o *fitOptions) validateAuto() error {
 
 // printAuto writes how the chains of --sweeps auto stopped, and the
 // diagnostics the stopping rule reached.
-func printAuto(w io.Writer, a *experiments.AutoStop, tracked string) error {
+func printAuto(w io.Writer, a *bnmf.AutoStop, tracked string) error {
+	th := bnmf.DefaultThresholds()
 	fmt.Fprintf(w, "\nsweeps: auto: %s after %d sweeps per chain (at most %d; burn-in the first half); want R-hat < %v, bulk- and tail-ESS >= %d:\n",
-		a.Verdict, a.Sweeps, a.MaxSweeps, experiments.MaxRHat, experiments.MinESS)
+		a.Verdict, a.Sweeps, a.MaxSweeps, th.MaxRHat, th.MinESS)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "quantity\tR-hat\tbulk-ESS\ttail-ESS\t")
-	row := func(name string, c experiments.Convergence) {
+	row := func(name string, c bnmf.Convergence) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, fmtOpt(c.RHat, "%.3f"), fmtOpt(c.ESSBulk, "%.0f"), fmtOpt(c.ESSTail, "%.0f"))
 	}
 	row("sigma^2", a.Sigma2)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // TestFitAutoSweeps runs fit with its default, --sweeps auto, and checks
@@ -31,7 +30,7 @@ func TestFitAutoSweeps(t *testing.T) {
 	if a == nil {
 		t.Fatal("summary.json has no auto_sweeps")
 	}
-	if !slices.Contains(bnmf.AutoCheckpoints(400), a.Sweeps) || a.MaxSweeps != 400 || (a.Verdict == experiments.NotConverged) != (a.Sweeps == 400) {
+	if !slices.Contains(bnmf.AutoCheckpoints(400), a.Sweeps) || a.MaxSweeps != 400 || (a.Verdict == bnmf.NotConverged) != (a.Sweeps == 400) {
 		t.Errorf("auto_sweeps: %s after %d of at most %d sweeps", a.Verdict, a.Sweeps, a.MaxSweeps)
 	}
 	want := "sweeps: auto: " + a.Verdict + " after " + strconv.Itoa(a.Sweeps) + " sweeps per chain (at most 400; burn-in the first half)"
@@ -40,7 +39,7 @@ func TestFitAutoSweeps(t *testing.T) {
 			t.Errorf("stdout does not say %q:\n%s", line, stdout)
 		}
 	}
-	if a.Verdict == experiments.NotConverged && !strings.Contains(stdout, "warning: convergence: not converged") {
+	if a.Verdict == bnmf.NotConverged && !strings.Contains(stdout, "warning: convergence: not converged") {
 		t.Errorf("not converged without a warning:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "will hold up to 20 samples") || !strings.Contains(stderr, "fit: 2 chains of "+strconv.Itoa(a.Sweeps)+" sweeps") {

@@ -29,7 +29,7 @@ type fitResult struct {
 	model    string
 	hyper    map[string]any
 	chains   *bnmf.Chains
-	auto     *experiments.AutoStop // with --sweeps auto
+	auto     *bnmf.AutoStop // with --sweeps auto
 	post     *posterior
 	versions experiments.Versions
 

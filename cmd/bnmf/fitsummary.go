@@ -15,12 +15,12 @@ import (
 
 // fitSummary is summary.json.
 type fitSummary struct {
-	Data        dataSummary              `json:"data"`
-	Sigma2      sigma2Summary            `json:"sigma2"`
-	Diagnostics *experiments.Diagnostics `json:"diagnostics"`
+	Data        dataSummary       `json:"data"`
+	Sigma2      sigma2Summary     `json:"sigma2"`
+	Diagnostics *bnmf.Diagnostics `json:"diagnostics"`
 	// AutoSweeps says, with --sweeps auto, how the chains stopped and the
 	// diagnostics they reached.
-	AutoSweeps *experiments.AutoStop `json:"auto_sweeps,omitempty"`
+	AutoSweeps *bnmf.AutoStop `json:"auto_sweeps,omitempty"`
 	// Warnings lists the caveats: the scale warning, empty rows or
 	// columns, and the convergence problems the diagnostics flag.
 	Warnings []string `json:"warnings"`
@@ -145,13 +145,13 @@ func (res *fitResult) summarise() {
 	}
 	var diagWarnings []string
 	// The chains are in the data's units (see fit), p.train is not.
-	sum.Diagnostics, diagWarnings = experiments.Diagnose(res.chains, p.train.Variance()*p.scale*p.scale, what)
+	sum.Diagnostics, diagWarnings = res.chains.Diagnose(p.train.Variance()*p.scale*p.scale, what, bnmf.Thresholds{})
 	if p.warning != "" {
 		sum.Warnings = append(sum.Warnings, "scale: "+p.warning)
 	}
 	sum.Warnings = append(append(sum.Warnings, res.chains.Pooled.Warnings...), diagWarnings...)
 	if sum.AutoSweeps = res.auto; res.auto != nil {
-		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what)...)
+		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what, bnmf.Thresholds{})...)
 	}
 	sum.Permutations = res.post.Permutations
 	sum.Hyper = summariseHyper(res.chains.Results, res.post.Permutations)
@@ -258,21 +258,16 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 		if d.Chains == 1 {
 			chains = "the two halves of one chain"
 		}
-		fmt.Fprintf(w, "\nconvergence over %s of %d kept sweeps (want R-hat <= %v, bulk-ESS >= %d):\n", chains, d.Kept, experiments.MaxRHat, experiments.MinESSPerChain*d.Chains)
+		th := bnmf.DefaultThresholds()
+		fmt.Fprintf(w, "\nconvergence over %s of %d kept sweeps (want R-hat <= %v, bulk-ESS >= %d):\n", chains, d.Kept, th.MaxRHat, th.MinESSPerChain*d.Chains)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "quantity\tR-hat\tbulk-ESS\ttail-ESS\t")
-		row := func(name string, c experiments.Convergence) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, fmtOpt(c.RHat, "%.3f"), fmtOpt(c.ESSBulk, "%.0f"), fmtOpt(c.ESSTail, "%.0f"))
+		what := "training"
+		if res.prob.heldOut {
+			what = "held-out"
 		}
-		row("train MSE", d.TrainMSE)
-		row("sigma^2", d.Sigma2)
-		row("log-likelihood", d.LogLikelihood)
-		if d.Predictions != nil {
-			what := "training"
-			if res.prob.heldOut {
-				what = "held-out"
-			}
-			row(fmt.Sprintf("worst of %d %s predictions", d.Tracked, what), *d.Predictions)
+		for _, q := range d.Quantities(what) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", q.Name, fmtOpt(q.RHat, "%.3f"), fmtOpt(q.ESSBulk, "%.0f"), fmtOpt(q.ESSTail, "%.0f"))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
