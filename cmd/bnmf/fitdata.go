@@ -93,7 +93,10 @@ type fitProblem struct {
 	// units; scale is what they were divided by (1 without
 	// --standardize).
 	mean, variance, scale float64
-	warning               string
+	// valueMin and valueMax are the smallest and the largest training value in
+	// the data's units.
+	valueMin, valueMax float64
+	warning            string
 }
 
 // newFitProblem splits the data for --holdout and scales it for
@@ -115,6 +118,7 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 		return nil, err
 	}
 	p.mean, p.variance = m.Mean(), m.Variance()
+	p.valueMin, p.valueMax = valueRange(train)
 	if o.standardize {
 		if !(p.variance > 0) {
 			return nil, errors.New("--standardize: the training values are all equal; there is no spread to divide by")
@@ -142,6 +146,20 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 	p.tracked = rng.Perm(len(test))[:min(trackedCount, len(test))]
 	slices.Sort(p.tracked)
 	return p, nil
+}
+
+// valueRange returns the smallest and the largest value of entries (0, 0
+// for none).
+func valueRange(entries []bnmf.Entry) (lo, hi float64) {
+	for i, e := range entries {
+		if i == 0 || e.Value < lo {
+			lo = e.Value
+		}
+		if i == 0 || e.Value > hi {
+			hi = e.Value
+		}
+	}
+	return lo, hi
 }
 
 // scaled returns a copy of entries with their values multiplied by f.

@@ -39,6 +39,7 @@ func (res *fitResult) fittedModel() *fittedModel {
 		modelHeader: modelHeader{
 			Model: res.model, Rank: p.k, Rows: p.m, Cols: p.n, Samples: len(p.SamplesW),
 			Chains: len(res.chains.Results), Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
+			TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
 		},
 		W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
 	}
