@@ -20,8 +20,10 @@ const fitUsage = `Usage: bnmf fit [flags] DATA
 Fits a Bayesian NMF model to a matrix of your own by Gibbs sampling,
 with several chains, and writes its posterior to a directory (--out).
 DATA is a file: "row, column, value" triplets (CSV, TSV or spaces; ids
-may be any strings) or a MatrixMarket coordinate file (.mtx); --format
-names the file's format when its extension does not (triplets,
+may be any strings), a MatrixMarket coordinate file (.mtx) or a
+MovieLens ratings file (ratings.csv, ratings.dat, u.data: known by
+their header or separator, and cleaned as the datasets are); --format
+names the file's format when that guess is wrong (triplets,
 matrix-market, or a MovieLens dataset name for its ratings layout).
 Without --format, DATA may also be a dataset name:
   %s
@@ -110,9 +112,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&o.standardize, "standardize", false, "divide the values by their standard deviation for sampling, and map the outputs back")
 	fs.BoolVar(&o.float32Factors, "float32-factors", false, "read the other factor from float32 copies in the sweeps: faster on matrices of MovieLens 25M size; the chains differ from the default's as another seed's would")
 	fs.IntVar(&o.samples, "samples", 100, "store at most `S` posterior samples, over all chains, in the model file")
-	fs.StringVar(&o.format, "format", "", "read DATA as a file in `FORMAT` (default: matrix-market for .mtx, else triplets)")
+	fs.StringVar(&o.format, "format", "", "read DATA as a file in `FORMAT` (default: detected from the file's name and first line)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
-	fs.IntVar(&o.minRatings, "min-ratings", 0, "remove rows and columns with fewer than `N` entries (0: 3 for MovieLens, none for files)")
+	fs.IntVar(&o.minRatings, "min-ratings", 0, "remove rows and columns with fewer than `N` entries (0: 3 for MovieLens data, none for other files)")
 	fs.StringVar(&o.out, "out", "", "write the outputs to `DIR` (default fit-NAME, NAME being DATA's base name)")
 	fs.BoolVar(&o.force, "force", false, "replace DIR if it exists")
 	fs.DurationVar(&o.progress, "progress", 30*time.Second, "time between progress lines when standard error is not a terminal")

@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,14 +43,13 @@ func loadFitData(arg string, o fitOptions) (*fitSource, error) {
 		return src, err
 	}
 	src.path, src.format = arg, o.format
-	if src.format == "" {
-		src.format = "triplets"
-		if strings.EqualFold(filepath.Ext(arg), ".mtx") {
-			src.format = "matrix-market"
-		}
-	}
 	if _, err := os.Stat(arg); errors.Is(err, os.ErrNotExist) && o.format == "" {
 		return nil, fmt.Errorf("%s: no such file, nor a dataset name (%s)", arg, strings.Join(dataset.Names(), ", "))
+	}
+	if src.format == "" {
+		if src.format, err = dataset.DetectFormat(arg); err != nil {
+			return nil, err
+		}
 	}
 	if src.ratings, err = dataset.OpenFile(arg, src.format, opts); err != nil {
 		return nil, err
