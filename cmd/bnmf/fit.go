@@ -43,6 +43,12 @@ so an interrupted fit leaves nothing half-written):
   model.npz              what bnmf predict needs (see below)
   manifest.json          data file hash, settings, the hyperparameters set
                          with --set (the others are the defaults), revision
+  holdout.csv            with --holdout, a line per held-out entry: ids,
+                         value, predictive mean, sd, 90% interval, log
+                         density, CRPS (summary.json adds the baselines'
+                         errors on the same entries)
+  holdout.npy            the same numbers as an E x 7 array, '<f8', and
+  holdout_index.npy      the entries' row and column indices, E x 2, '<i8'
 
 The factors of different chains are matched (the posterior does not change
 when the K factors are permuted) before their means are pooled. The model
@@ -206,6 +212,11 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 		versions: experiments.BuildVersions(buildRevision),
 	}
 	res.post.rescale(prob.scale)
+	if prob.heldOut {
+		if res.baselines, err = heldOutBaselines(ctx, prob); err != nil {
+			return nil, err
+		}
+	}
 	res.summarise()
 	return res, nil
 }

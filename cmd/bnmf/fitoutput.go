@@ -28,6 +28,8 @@ type fitResult struct {
 	chains   *bnmf.Chains
 	post     *posterior
 	versions experiments.Versions
+	// baselines are the baselines' held-out errors (with --holdout).
+	baselines []baselineError
 
 	summary fitSummary
 }
@@ -134,6 +136,16 @@ func (res *fitResult) writeFiles(dir string) error {
 		{"manifest.json", func(w io.Writer) error { return writeJSON(w, res.manifest()) }},
 		{"trace.png", res.writeTrace},
 		{modelFile, func(w io.Writer) error { return writeModel(w, res.fittedModel()) }},
+	}
+	if res.prob.heldOut {
+		files = append(files, []struct {
+			name  string
+			write func(io.Writer) error
+		}{
+			{"holdout.csv", res.writeHeldOutCSV},
+			{"holdout.npy", res.writeHeldOutNpy},
+			{"holdout_index.npy", res.writeHeldOutIndex},
+		}...)
 	}
 	for _, f := range files {
 		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {
