@@ -52,27 +52,11 @@ func diagnosticRows(s *StudySummary) []diagRow {
 		}
 		row.chains = max(row.chains, d.Chains)
 		row.repeats++
-		for _, c := range []*experiments.Convergence{&d.TrainMSE, &d.Sigma2, &d.LogLikelihood, d.Predictions} {
-			if c == nil {
-				continue
-			}
-			if c.RHat != nil && !(*c.RHat <= row.rhat) {
-				row.rhat = *c.RHat
-			}
-			if c.ESSBulk != nil && !(*c.ESSBulk >= row.bulk) {
-				row.bulk = *c.ESSBulk
-			}
-			if c.ESSTail != nil && !(*c.ESSTail >= row.tail) {
-				row.tail = *c.ESSTail
-			}
-		}
-		flagged, stuck := false, false
-		for _, w := range r.Warnings {
-			if strings.HasPrefix(w, "convergence:") {
-				flagged = true
-				stuck = stuck || strings.Contains(w, "stuck chain")
-			}
-		}
+		rd := recordDiagnosticsOf(r)
+		row.rhat = nanMax(row.rhat, rd.rhat)
+		row.bulk = nanMin(row.bulk, rd.bulk)
+		row.tail = nanMin(row.tail, rd.tail)
+		flagged, stuck := rd.flagged, rd.stuck
 		if flagged {
 			row.flagged++
 			if row.first == nil {
