@@ -153,3 +153,27 @@ func TestScaleWarningOnce(t *testing.T) {
 		t.Errorf("the scale warning appears %d times, want 2", n)
 	}
 }
+
+// TestScaleWarningStandardized checks that a study whose config sets
+// standardize: true gets no scale warning from the report, as bnmf run
+// gives none, and says that it was standardized.
+func TestScaleWarningStandardized(t *testing.T) {
+	root := t.TempDir()
+	st, load := userStudy(t, root)
+	cfg := experiments.DefaultConfig()
+	cfg.Standardize = true
+	st.Config = &cfg
+	if _, err := Write(root, []*experiments.Study{st}, Options{Ratings: load}); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(readme), "far from the scale") {
+		t.Error("the report of a standardized study warns about the data's scale")
+	}
+	if !strings.Contains(string(readme), "`standardize: true`") {
+		t.Error("the report does not say the study set standardize: true")
+	}
+}
