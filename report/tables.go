@@ -85,12 +85,11 @@ func intOrDash(n int) string {
 // row in bold). In a study that repeats the paper's (s.Paper) on data
 // and at a fraction of its Table 2, each of the paper's models has its
 // published value beside it, "—" where the paper gives none (it has no
-// NMF column); other tables get no "(paper)" columns. When the data's
-// variance is known (s.Data) it heads each row, and when the study has
-// baselines each model's skill against the best one follows its MSE (see
-// skillStat).
+// NMF column); other tables get no "(paper)" columns. The data's variance
+// and the skill against the baselines are not columns: the caption gives
+// the one, WriteSkillTable the other.
 func WriteHeldOutTable(w io.Writer, s *StudySummary, fraction float64, paper PaperValues) error {
-	cols := newHeldOutColumns(s, testMSE(), datasetVariance(s))
+	cols := newHeldOutColumns(s, testMSE(), nil)
 	dataset := s.Study.Manifest.Dataset
 	published := s.Paper != nil && paper.hasHeldOutMSE(dataset, fraction)
 	withPaper := func(m string) bool { return published && isPaperModel(m) }
@@ -130,10 +129,9 @@ func WriteHeldOutTable(w io.Writer, s *StudySummary, fraction float64, paper Pap
 
 // WriteSparsityTable writes the numbers behind Fig. 5: held-out MSE, mean
 // ± standard error over repeats, a row per rank and fraction unobserved, a
-// column per model, the lowest per row in bold; with the data's variance
-// and the skill against the best baseline as WriteHeldOutTable adds them.
+// column per model, the lowest per row in bold.
 func WriteSparsityTable(w io.Writer, s *StudySummary) error {
-	cols := newHeldOutColumns(s, testMSE(), datasetVariance(s))
+	cols := newHeldOutColumns(s, testMSE(), nil)
 	t := mdTable{header: append([]string{"K", "Fraction unobserved"}, cols.leadHeader()...)}
 	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
@@ -164,8 +162,7 @@ func WriteConvergenceTable(w io.Writer, s *StudySummary) error {
 // clean ones; mean ± standard error over repeats, a row per rank and noise
 // ratio, a column per model, the highest per row in bold. When the records
 // carry it, the variance of the training values (noisy, or clean) heads
-// each row, and with baselines each model's skill against the best one,
-// on the same MSE, follows its column.
+// each row; the skill against the baselines is in WriteSkillTable.
 func WriteNoiseTable(w io.Writer, s *StudySummary, clean bool) error {
 	metric := func(g *Group) Stat { return g.VarOverMSE }
 	mse, variance := testMSE(), func(g *Group) Stat { return g.DataVariance }

@@ -86,7 +86,7 @@ func TestWriteUserData(t *testing.T) {
 		got = append(got, filepath.ToSlash(rel))
 	}
 	want := []string{"figures/values-wine-scores.png", "wine/figures/sparsity.png", "wine/tables/sparsity.md",
-		"wine/tables/timing.md", "wine/cells.csv", "README.md"}
+		"wine/tables/skill.md", "wine/tables/timing.md", "wine/cells.csv", "README.md"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("written:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -112,9 +112,9 @@ func TestWriteUserData(t *testing.T) {
 		"## wine-sparsity: sparsity on Wine scores",
 		"| Wine scores (wine.csv) |",
 		"and the baseline ColumnMean",
-		"| var(data) |",
-		"GRRN skill",
-		"ColumnMean skill",
+		"the MSE of predicting each by their mean, is 1907.",
+		"### Skill against the best baseline at every fraction unobserved",
+		"A model's skill is 1 − MSE/MSE of ColumnMean, the baseline,",
 		"**Warning:** the data's values have mean 43 and variance 1,907",
 		"The values have mean 43.00 and variance 1907",
 		" From |    To | Count | Share (%) |",
