@@ -169,11 +169,12 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 		}
 		return cmp.Compare(b.rhat, a.rhat)
 	})
+	all := len(flagged)
 	flagged = flagged[:min(len(flagged), maxTracePanels)]
 	if len(flagged) == 0 {
 		return nil, ErrNoData
 	}
-	f := &Figure{Title: fmt.Sprintf("Train MSE of every chain in the flagged settings — %s", s.Name()), Cols: min(len(flagged), 4)}
+	f := &Figure{Title: traceTitle(s.Name(), len(flagged), all), Cols: min(len(flagged), 4)}
 	chains := 0
 	for _, row := range flagged {
 		r := row.first
@@ -212,4 +213,16 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 	f.Legend = legend
 	f.Note = "Each line is one chain of the first flagged repeat of the setting."
 	return f, nil
+}
+
+// traceTitle says what DiagnosticsTraceFigure draws: every chain of one
+// repeat in drawn of the flagged settings, and which ones when it is not
+// all of them.
+func traceTitle(study string, drawn, flagged int) string {
+	if drawn == flagged {
+		return fmt.Sprintf("Train MSE of every chain of the first flagged repeat, in %s — %s",
+			plural(flagged, "the flagged setting", fmt.Sprintf("each of the %d flagged settings", flagged)), study)
+	}
+	return fmt.Sprintf("Train MSE of every chain of the first flagged repeat, in %d of the %d flagged settings (those with a stuck chain first, then the largest R-hat) — %s",
+		drawn, flagged, study)
 }
