@@ -44,7 +44,7 @@ so an interrupted fit leaves nothing half-written):
   manifest.json          data file hash, settings, the hyperparameters set
                          with --set (the others are the defaults), revision
   holdout.csv            with --holdout, a line per held-out entry: ids,
-                         value, predictive mean, sd, 90% interval, log
+                         value, predictive mean, sd, 90%% interval, log
                          density, CRPS (summary.json adds the baselines'
                          errors on the same entries)
   holdout.npy            the same numbers as an E x 7 array, '<f8', and
