@@ -14,8 +14,16 @@
 // original identifiers. On MovieLens 100K this leaves 943 x 1473 with
 // 99,723 ratings; on MovieLens 1M, 6040 x 3503 with 999,917.
 //
-// Fetch downloads the official GroupLens archives into the data directory
-// (DataDir), checks them and unpacks the ratings. SplitUnobserved and
+// Open also loads the drug-sensitivity matrices of Brouwer and Lio (2017),
+// gdsc-ic50, ccle-ic50 and ccle-ec50, from the files of that paper's public
+// repository at a pinned commit (see drugsensitivity.go for their
+// conventions, and for the subnormal values of CCLE EC50, read as
+// missing). Upstream cleans MovieLens 100K and 1M as Open does, so those
+// matrices are the same in both papers.
+//
+// Fetch downloads the official GroupLens archives, or upstream's
+// drug-sensitivity files, into the data directory (DataDir), checks them
+// against pinned digests and installs them. SplitUnobserved and
 // KFold draw training and test sets, AddNoise perturbs ratings for the
 // noise-sensitivity study, and Synthetic generates a small low-rank matrix
 // that needs no download.

@@ -19,11 +19,18 @@ import (
 type FetchOptions struct {
 	// Client makes the request; nil means http.DefaultClient.
 	Client *http.Client
-	// URL replaces the official archive address, for a mirror.
+	// URL replaces the official archive address of a MovieLens dataset,
+	// for a mirror. The drug-sensitivity datasets, several files each,
+	// do not accept it.
 	URL string
 	// BaseURL, when URL is empty, replaces the official directory of the
 	// archives, https://files.grouplens.org/datasets/movielens/, for a
-	// mirror that holds them under their official names (ml-100k.zip, ...).
+	// mirror that holds them under their official names (ml-100k.zip,
+	// ...). For a drug-sensitivity dataset it replaces the address of
+	// upstream's pinned commit, https://raw.githubusercontent.com/
+	// ThomasBrouwer/BMF_Priors/<commit>/, for a mirror that holds the files
+	// under their upstream paths (data/drug_sensitivity/GDSC/processed_all/
+	// ic50.txt, ...).
 	BaseURL string
 	// Progress, if not nil, receives one line per tenth of the download and
 	// a line for each step after it.
@@ -40,6 +47,11 @@ type FetchOptions struct {
 // dir/movielens/<ml-name>/, where Open looks for it; an empty dir means
 // DataDir(). It returns the ratings file's path.
 //
+// For a drug-sensitivity dataset (gdsc-ic50, ccle-ic50, ccle-ec50) it
+// downloads the matrix, cell_lines.txt and drugs.txt from upstream's
+// pinned commit to dir/bmf-priors/<SET>/, each checked against its
+// SHA-256 digest before it is installed, and returns the matrix's path.
+//
 // The archive is checked as it is unpacked: the CRC-32 of every unpacked
 // file must match the archive's, a download shorter than announced is an
 // error, and the ratings file must match the pinned SHA-256 digest and
@@ -51,24 +63,30 @@ func Fetch(ctx context.Context, name, dir string, opts FetchOptions) (string, er
 	if name == SyntheticName {
 		return "", fmt.Errorf("fetch %s: the dataset is generated and needs no download", name)
 	}
-	s, err := lookup(name)
+	d, err := find(name)
 	if err != nil {
 		return "", fmt.Errorf("fetch: %w", err)
 	}
+	if dir == "" {
+		dir = DataDir()
+	}
+	p, err := d.install(ctx, dir, opts)
+	if err != nil {
+		return "", fmt.Errorf("fetch %s: %w", name, err)
+	}
+	return p, nil
+}
+
+// install fetches the archive of s, from opts.URL or opts.BaseURL when
+// set.
+func (s source) install(ctx context.Context, dir string, opts FetchOptions) (string, error) {
 	switch {
 	case opts.URL != "":
 		s.url = opts.URL
 	case opts.BaseURL != "":
 		s.url = strings.TrimSuffix(opts.BaseURL, "/") + "/" + path.Base(s.url)
 	}
-	if dir == "" {
-		dir = DataDir()
-	}
-	p, err := s.fetch(ctx, dir, opts)
-	if err != nil {
-		return "", fmt.Errorf("fetch %s: %w", name, err)
-	}
-	return p, nil
+	return s.fetch(ctx, dir, opts)
 }
 
 func (s source) fetch(ctx context.Context, dir string, opts FetchOptions) (_ string, err error) {

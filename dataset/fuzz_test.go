@@ -95,3 +95,22 @@ func checkParsed(t *testing.T, r *raw, err error) {
 		checkIndexed(t, got)
 	}
 }
+
+func FuzzParseDense(f *testing.F) {
+	for _, m := range []string{"1\tnan\n2.5\t3\n0\t2.5e-314\n", "1\t2\n2.5\n0\t1\n", "nan\tnan\nnan\tnan\nnan\tnan\n", "1\t-2\n", "1\t2\r\n3\t4\r\n5\t6\r\n"} {
+		f.Add(m, "a\tA\nb\tB\nc\tC\n", true)
+		f.Add(m, "a\nb\na\n", false)
+	}
+	f.Fuzz(func(t *testing.T, matrix, rowNames string, subnormalMissing bool) {
+		rows, err := parseLabels("fuzz", []byte(rowNames))
+		if err != nil {
+			checkParsed(t, nil, err)
+			return
+		}
+		r, st, err := parseDense(context.Background(), "fuzz", strings.NewReader(matrix), rows, []string{"x", "y"}, subnormalMissing)
+		checkParsed(t, r, err)
+		if err == nil && st.tokens != len(r.cells)+st.subnormal {
+			t.Fatalf("%d values, %d entries and %d subnormal ones dropped", st.tokens, len(r.cells), st.subnormal)
+		}
+	})
+}

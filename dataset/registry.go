@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -82,7 +83,49 @@ func sources() []source {
 // SyntheticName is the name of the generated dataset (see Synthetic).
 const SyntheticName = "synthetic"
 
-// lookup returns the source called name.
+// registered is a dataset that Open, Path and Fetch know by name: a
+// MovieLens source or a drug-sensitivity one (drugsensitivity.go).
+type registered interface {
+	datasetName() string
+	// path returns where its main file lives under dir.
+	path(dir string) string
+	// open reads, verifies and cleans it from dir.
+	open(ctx context.Context, dir string, opts Options) (*Ratings, error)
+	// install downloads it into dir, as Fetch describes.
+	install(ctx context.Context, dir string, opts FetchOptions) (string, error)
+	// mirrorEnv names the environment variable of its mirror (MirrorEnv).
+	mirrorEnv() string
+}
+
+var (
+	_ registered = source{}
+	_ registered = drugSource{}
+)
+
+// registry lists the datasets that can be downloaded, in the order of
+// Names.
+func registry() []registered {
+	var r []registered
+	for _, s := range sources() {
+		r = append(r, s)
+	}
+	for _, s := range drugSources() {
+		r = append(r, s)
+	}
+	return r
+}
+
+// find returns the registered dataset called name.
+func find(name string) (registered, error) {
+	for _, d := range registry() {
+		if d.datasetName() == name {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown dataset %q; known datasets are %s", name, strings.Join(Names(), ", "))
+}
+
+// lookup returns the MovieLens source called name.
 func lookup(name string) (source, error) {
 	for _, s := range sources() {
 		if s.name == name {
@@ -92,19 +135,33 @@ func lookup(name string) (source, error) {
 	return source{}, fmt.Errorf("unknown dataset %q; known datasets are %s", name, strings.Join(Names(), ", "))
 }
 
-// Names returns the names Open accepts: the MovieLens datasets and
-// "synthetic".
+// Names returns the names Open accepts: the MovieLens datasets, the
+// drug-sensitivity datasets of Brouwer and Lio (gdsc-ic50, ccle-ic50,
+// ccle-ec50) and "synthetic".
 func Names() []string {
 	var names []string
-	for _, s := range sources() {
-		names = append(names, s.name)
+	for _, d := range registry() {
+		names = append(names, d.datasetName())
 	}
 	return append(names, SyntheticName)
 }
 
+// MirrorEnv returns the name of the environment variable through which
+// the command line points Fetch at a mirror of dataset name (as
+// FetchOptions.BaseURL): BNMF_MOVIELENS_MIRROR for MovieLens,
+// BNMF_BMF_PRIORS_MIRROR for the drug-sensitivity datasets. It returns ""
+// for an unknown name or one that needs no download.
+func MirrorEnv(name string) string {
+	d, err := find(name)
+	if err != nil {
+		return ""
+	}
+	return d.mirrorEnv()
+}
+
 // DataDir returns the data directory: $BNMF_DATA_DIR if set, else
 // "./data". Dataset files live under it as movielens/ml-100k/u.data,
-// movielens/ml-1m/ratings.dat, and so on.
+// movielens/ml-1m/ratings.dat, bmf-priors/GDSC/ic50.txt, and so on.
 func DataDir() string {
 	if d := os.Getenv("BNMF_DATA_DIR"); d != "" {
 		return d
@@ -113,14 +170,21 @@ func DataDir() string {
 }
 
 // Path returns where Open looks for the ratings file of the MovieLens
-// dataset name under dir.
+// dataset name under dir, or the matrix of a drug-sensitivity dataset.
 func Path(name, dir string) (string, error) {
-	s, err := lookup(name)
+	d, err := find(name)
 	if err != nil {
 		return "", err
 	}
-	return s.path(dir), nil
+	return d.path(dir), nil
 }
+
+func (s source) datasetName() string { return s.name }
+func (s source) mirrorEnv() string   { return movieLensMirrorEnv }
+
+// movieLensMirrorEnv names the environment variable that replaces the
+// GroupLens directory of the archives with a mirror.
+const movieLensMirrorEnv = "BNMF_MOVIELENS_MIRROR"
 
 func (s source) path(dir string) string {
 	return filepath.Join(dir, "movielens", s.dir, s.file)
@@ -139,6 +203,14 @@ func (s source) path(dir string) string {
 // and columns (movies) are indexed in the numeric order of their
 // identifiers, and RowIDs and ColIDs keep the mapping.
 //
+// A drug-sensitivity dataset (gdsc-ic50, ccle-ic50, ccle-ec50) is read
+// from dir/bmf-priors/<SET>/, checked against the SHA-256 digests of
+// upstream's files and its counts unless opts.SkipChecksum is set, and
+// cleaned in the same way; rows are cell lines and columns drugs, named
+// by the first field of cell_lines.txt and drugs.txt. See
+// drugsensitivity.go for its conventions and for the subnormal values of
+// ccle-ec50, which are read as missing.
+//
 // "synthetic" ignores dir and generates data from opts.Synthetic; it is
 // not cleaned, as every row and column already has at least 3 ratings.
 func Open(name, dir string, opts Options) (*Ratings, error) {
@@ -154,15 +226,21 @@ func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings,
 	if name == SyntheticName {
 		return Synthetic(opts.Synthetic)
 	}
-	s, err := lookup(name)
+	d, err := find(name)
 	if err != nil {
 		return nil, err
 	}
 	if dir == "" {
 		dir = DataDir()
 	}
+	return d.open(ctx, dir, opts)
+}
+
+// open reads, verifies and cleans the MovieLens ratings under dir.
+func (s source) open(ctx context.Context, dir string, opts Options) (*Ratings, error) {
+	name := s.name
 	path := s.path(dir)
-	f, err := os.Open(path)
+	f, err := openContext(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("dataset %s: expected its ratings at %s: %w; "+
 			"run \"%s\" to download them (%s from %s), or set BNMF_DATA_DIR to the directory that holds movielens/%s/%s",
@@ -274,18 +352,35 @@ func OpenFile(path, format string, opts Options) (*Ratings, error) {
 // parsing and cleaning check ctx as they go, and the error then wraps
 // ctx.Err().
 func OpenFileContext(ctx context.Context, path, format string, opts Options) (*Ratings, error) {
+	r, _, err := OpenFileDigest(ctx, path, format, opts)
+	return r, err
+}
+
+// OpenFileDigest is OpenFileContext that also returns the hex SHA-256 of
+// the file's content, read in the same pass, so that the digest is that
+// of the bytes parsed and a file that can be read once (a named pipe, or
+// a shell's process substitution) is read once. Opening and reading a
+// named pipe give way to ctx too.
+func OpenFileDigest(ctx context.Context, path, format string, opts Options) (*Ratings, string, error) {
 	if opts.MinRatings < 0 {
-		return nil, fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
+		return nil, "", fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
 	}
-	f, err := os.Open(path)
+	if format != "" && !slices.Contains(Formats(), format) {
+		return nil, "", fmt.Errorf("%s: unknown format %q; known formats are %s", path, format, strings.Join(Formats(), ", "))
+	}
+	f, err := openContext(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(readerContext(ctx, f), maxSniff)
+	defer f.Close() // read only: a close error loses nothing
+	h := sha256.New()
+	// The first line, which tells the format, is peeked from the same
+	// reader the parser reads, so that a pipe is read once and hashed
+	// once.
+	br := bufio.NewReaderSize(io.TeeReader(readerContext(ctx, f), h), maxSniff)
 	first, err := firstLine(br)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
 	detected := detectFormat(path, first)
 	explicit := format != ""
@@ -294,7 +389,7 @@ func OpenFileContext(ctx context.Context, path, format string, opts Options) (*R
 	}
 	parse, err := parser(path, format, first)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	r, err := parse(path, br)
 	if err != nil {
@@ -302,13 +397,22 @@ func OpenFileContext(ctx context.Context, path, format string, opts Options) (*R
 			err = fmt.Errorf("%w; the file looks like %s: read it with --format %s (format: %s in a config)",
 				err, describeFormat(detected), detected, detected)
 		}
-		return nil, err
+		return nil, "", err
+	}
+	// Hash what the parser left unread, if anything.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		return nil, "", err
 	}
 	minRatings := opts.MinRatings
 	if minRatings == 0 && isMovieLensFormat(format) {
 		minRatings = DefaultMinRatings
 	}
-	return clean(ctx, r, filepath.Base(path), minRatings)
+	cleaned, err := clean(ctx, r, filepath.Base(path), minRatings)
+	if err != nil {
+		return nil, "", err
+	}
+	cleaned.Format = format
+	return cleaned, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // parser returns the parsing function for format, for a file whose first

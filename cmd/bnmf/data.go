@@ -21,7 +21,7 @@ const dataUsage = `Usage: bnmf data <command> [flags] [arguments]
 Fetches and describes the datasets of the experiments.
 
 Commands:
-  fetch NAME...      download MovieLens datasets into the data directory
+  fetch NAME...      download datasets into the data directory
   describe DATASET   print the dataset's row of Table 1 and write its
                      rating distribution (Fig. 3) as Markdown and PNG
 
@@ -29,7 +29,8 @@ Datasets:
   %s
 
 The data directory is $BNMF_DATA_DIR, else ./data; MovieLens files live
-under it as movielens/ml-100k/u.data, movielens/ml-1m/ratings.dat, ...
+under it as movielens/ml-100k/u.data, movielens/ml-1m/ratings.dat, ...,
+and the drug-sensitivity matrices as bmf-priors/GDSC/ic50.txt, ...
 
 Run "bnmf data <command> --help" for a command's flags.
 `
@@ -69,7 +70,16 @@ the installed paths to standard output. $BNMF_MOVIELENS_MIRROR, if set,
 replaces https://files.grouplens.org/datasets/movielens/ with a mirror
 that holds the archives under their official names (ml-100k.zip, ...).
 
-MovieLens may not be redistributed: never commit the files.
+The drug-sensitivity datasets of Brouwer & Lio (gdsc-ic50, ccle-ic50,
+ccle-ec50) are downloaded file by file (matrix, cell_lines.txt, drugs.txt)
+from github.com/ThomasBrouwer/BMF_Priors at its pinned commit into
+DIR/bmf-priors/<SET>/, each checked against its SHA-256 digest;
+$BNMF_BMF_PRIORS_MIRROR, if set, replaces
+https://raw.githubusercontent.com/ThomasBrouwer/BMF_Priors/<commit>/ with
+a mirror that holds them under their upstream paths.
+
+MovieLens may not be redistributed, and the drug-sensitivity files come
+without a licence: never commit the files.
 
 Datasets:
   %s
@@ -99,7 +109,7 @@ func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	for _, name := range fs.Args() {
 		path, err := dataset.Fetch(ctx, name, *dir, dataset.FetchOptions{
 			URL:          *url,
-			BaseURL:      os.Getenv(mirrorEnv),
+			BaseURL:      os.Getenv(dataset.MirrorEnv(name)),
 			Progress:     stderr,
 			SkipChecksum: *skip,
 			Force:        *force,

@@ -132,3 +132,55 @@ func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// TestDataFetchDrugSensitivity fetches gdsc-ic50 through
+// $BNMF_BMF_PRIORS_MIRROR from a local server holding the real files under
+// their upstream paths, and checks that a changed file is refused.
+func TestDataFetchDrugSensitivity(t *testing.T) {
+	real := os.Getenv("BNMF_DATA_DIR")
+	if real == "" || !fileExists(filepath.Join(real, "bmf-priors", "GDSC", "ic50.txt")) {
+		t.Skip("bmf-priors/GDSC not found under $BNMF_DATA_DIR (set it to ../shared/data)")
+	}
+	files := map[string][]byte{}
+	for _, name := range []string{"ic50.txt", "cell_lines.txt", "drugs.txt"} {
+		data, err := os.ReadFile(filepath.Join(real, "bmf-priors", "GDSC", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["/data/drug_sensitivity/GDSC/processed_all/"+name] = data
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write(data) // a client that hangs up sees a short file
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("BNMF_BMF_PRIORS_MIRROR", srv.URL)
+
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if err := runData(context.Background(), []string{"fetch", "--data-dir", dir, "gdsc-ic50"}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	want := filepath.Join(dir, "bmf-priors", "GDSC", "ic50.txt")
+	if stdout.String() != want+"\n" {
+		t.Errorf("printed %q, want %s", stdout.String(), want)
+	}
+	r, err := dataset.Open("gdsc-ic50", dir, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rows != 705 || r.Cols != 139 {
+		t.Errorf("opened %d x %d, want 705 x 139", r.Rows, r.Cols)
+	}
+
+	files["/data/drug_sensitivity/GDSC/processed_all/drugs.txt"] = append([]byte("x\tX\n"), files["/data/drug_sensitivity/GDSC/processed_all/drugs.txt"]...)
+	dir2 := t.TempDir()
+	err = runData(context.Background(), []string{"fetch", "--data-dir", dir2, "gdsc-ic50"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "checksum mismatch") || fileExists(filepath.Join(dir2, "bmf-priors", "GDSC", "drugs.txt")) {
+		t.Errorf("a changed drugs.txt gave %v, want it refused and not installed", err)
+	}
+}

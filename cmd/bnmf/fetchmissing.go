@@ -16,10 +16,11 @@ import (
 // mirrorEnv names the environment variable that replaces the official
 // directory of the MovieLens archives (https://files.grouplens.org/
 // datasets/movielens/) with a mirror holding them under their official
-// names, for "bnmf data fetch" and "bnmf run --fetch".
+// names, for "bnmf data fetch" and "bnmf run --fetch"; it is what
+// dataset.MirrorEnv returns for a MovieLens dataset.
 const mirrorEnv = "BNMF_MOVIELENS_MIRROR"
 
-// fetchMissing downloads the MovieLens dataset that cfg names into dataDir
+// fetchMissing downloads the dataset that cfg names into dataDir
 // ("" for dataset.DataDir()) when its ratings file is not there, checked as
 // "bnmf data fetch" checks it, and says so on stderr. A failed download is
 // reported on stderr and otherwise ignored: preparing the study then
@@ -42,7 +43,7 @@ func fetchMissing(ctx context.Context, cfg *experiments.Config, dataDir string, 
 	}
 	fmt.Fprintf(stderr, "%s needs %s, which is not at %s: downloading it (checked against its official digest or counts, as bnmf data fetch does)\n",
 		cfg.File(), name, path)
-	if _, err := dataset.Fetch(ctx, name, dataDir, dataset.FetchOptions{BaseURL: os.Getenv(mirrorEnv), Progress: stderr}); err != nil {
+	if _, err := dataset.Fetch(ctx, name, dataDir, dataset.FetchOptions{BaseURL: os.Getenv(dataset.MirrorEnv(name)), Progress: stderr}); err != nil {
 		fmt.Fprintf(stderr, "could not download %s: %v\n", name, err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,14 +26,20 @@ type fitSource struct {
 }
 
 // loadFitData loads DATA: a dataset name unless --format is given, else a
-// file.
+// file (read once, with its digest: it may be a named pipe).
 func loadFitData(arg string, o fitOptions) (*fitSource, error) {
+	return loadFitDataContext(context.Background(), arg, o)
+}
+
+// loadFitDataContext is loadFitData stopped by ctx, also while it waits
+// for a named pipe's writer.
+func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSource, error) {
 	opts := dataset.Options{MinRatings: o.minRatings}
 	src := &fitSource{}
 	var err error
 	if o.format == "" && slices.Contains(dataset.Names(), arg) {
 		src.dataset = arg
-		if src.ratings, err = dataset.Open(arg, o.dataDir, opts); err != nil {
+		if src.ratings, err = dataset.OpenContext(ctx, arg, o.dataDir, opts); err != nil {
 			return nil, err
 		}
 		if arg != dataset.SyntheticName {
@@ -46,17 +53,12 @@ func loadFitData(arg string, o fitOptions) (*fitSource, error) {
 	if _, err := os.Stat(arg); errors.Is(err, os.ErrNotExist) && o.format == "" {
 		return nil, fmt.Errorf("%s: no such file, nor a dataset name (%s)", arg, strings.Join(dataset.Names(), ", "))
 	}
-	if src.format == "" {
-		if src.format, err = dataset.DetectFormat(arg); err != nil {
-			return nil, err
-		}
-	}
-	if src.ratings, err = dataset.OpenFile(arg, src.format, opts); err != nil {
+	if src.ratings, src.sha256, err = dataset.OpenFileDigest(ctx, arg, src.format, opts); err != nil {
 		return nil, err
 	}
-	if src.sha256, err = experiments.FileSHA256(arg); err != nil {
-		return nil, err
-	}
+	// The format read in: the one given, or the one the file's name and
+	// first line showed.
+	src.format = src.ratings.Format
 	return src, nil
 }
 
@@ -117,9 +119,16 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 	}
 	p.mean, p.variance = m.Mean(), m.Variance()
 	p.valueMin, p.valueMax = valueRange(train)
+	if err := checkMoments(p.mean, p.variance, train); err != nil {
+		return nil, err
+	}
 	if o.standardize {
 		if !(p.variance > 0) {
-			return nil, errors.New("--standardize: the training values are all equal; there is no spread to divide by")
+			lo, hi := valueRange(train)
+			if lo == hi {
+				return nil, fmt.Errorf("--standardize: the training values are all equal (%g); there is no spread to divide by", lo)
+			}
+			return nil, fmt.Errorf("--standardize: the variance of the training values underflows to 0 in float64 (they range from %g to %g, not all equal); multiply them by a power of ten first", lo, hi)
 		}
 		p.scale = math.Sqrt(p.variance)
 		train, test = scaled(train, 1/p.scale), scaled(test, 1/p.scale)
@@ -146,16 +155,30 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 	return p, nil
 }
 
-// valueRange returns the smallest and the largest value of entries (0, 0
-// for none).
+// checkMoments returns an error if the mean or the variance of the
+// training values overflowed float64: the values are finite, but the
+// models' defaults and sums of squares built on them would not be.
+func checkMoments(mean, variance float64, train []bnmf.Entry) error {
+	var what string
+	switch {
+	case math.IsInf(mean, 0) && math.IsInf(variance, 0):
+		what = "mean and variance of the training values overflow"
+	case math.IsInf(mean, 0):
+		what = "mean of the training values overflows"
+	case math.IsInf(variance, 0):
+		what = "variance of the training values overflows"
+	default:
+		return nil
+	}
+	lo, hi := valueRange(train)
+	return fmt.Errorf("the %s float64 (mean %.4g, variance %.4g; the values range from %g to %g); divide them by a power of ten first", what, mean, variance, lo, hi)
+}
+
+// valueRange returns the smallest and largest values of entries.
 func valueRange(entries []bnmf.Entry) (lo, hi float64) {
-	for i, e := range entries {
-		if i == 0 || e.Value < lo {
-			lo = e.Value
-		}
-		if i == 0 || e.Value > hi {
-			hi = e.Value
-		}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, e := range entries {
+		lo, hi = min(lo, e.Value), max(hi, e.Value)
 	}
 	return lo, hi
 }

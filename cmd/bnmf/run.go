@@ -24,10 +24,11 @@ record are skipped, including cells whose record holds an error unless
 --retry-failed is given. A config whose output directory holds results of a
 different config is refused (see --force).
 
-MovieLens data is read from the data directory (--data-dir, else
+Named datasets (MovieLens, and the drug-sensitivity matrices gdsc-ic50,
+ccle-ic50, ccle-ec50) are read from the data directory (--data-dir, else
 $BNMF_DATA_DIR, else ./data); with --fetch, a dataset that is not there is
 downloaded first and checked as "bnmf data fetch" checks it (from the
-mirror in $BNMF_MOVIELENS_MIRROR, if set).
+mirror in $BNMF_MOVIELENS_MIRROR or $BNMF_BMF_PRIORS_MIRROR, if set).
 
 Progress goes to standard error, as do warnings found when a config is
 checked (such as data far from the scale of ratings 1 to 5, which the
@@ -38,10 +39,18 @@ same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
 every finished cell, as does SIGTERM; a signal during loading stops it
 too, and nothing is run.
 
-Exit status: 0 when every cell of the run has its numbers stored; 3 when
-the run finished but some cells failed (their records hold the error,
-and their number is printed; the report shows them); 130 after Ctrl-C
-(SIGINT) and 143 after SIGTERM; 1 for any other error.
+Several runs may share an output directory (the shards of a job array, or
+processes pulling cells from it): each cell runs once, in the process
+that claims it first. Each run holds the directory for its whole life,
+so --force is refused while another run of it is alive.
+
+Exit status: 0 when every cell of the run has its numbers stored; 4 when
+the run finished but cells that other live processes hold (running them,
+or hung) had no record when it ended (they are named; run again once
+those processes finish); 3 when the run finished but some cells failed
+(their records hold the error, and their number is printed; the report
+shows them); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM; 1 for any
+other error.
 
 To run a study on a matrix of your own, give its file and format in the
 config's dataset section in place of a dataset name (the formats are
@@ -75,13 +84,13 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		workers  = fs.Int("workers", 0, "cores to use `N`; 0 means all")
 		shardArg = fs.String("shard", "", "run only shard `I/N` of the cells (default: from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID)")
 		shards   = fs.Int("shards", 0, "the number of shards `N` when the index comes from the environment")
-		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
+		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over (refused while another run of that directory is alive)")
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
-		dataDir  = fs.String("data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
+		dataDir  = fs.String("data-dir", "", "read named datasets from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
 		repeats  = fs.Int("repeats", 0, "run only the first `R` repeats of every setting and leave the rest for a later run; 0 means all")
 		retry    = fs.Bool("retry-failed", false, "run again the cells whose stored record holds an error")
-		fetch    = fs.Bool("fetch", false, "download a MovieLens dataset a config needs when it is not in the data directory (as bnmf data fetch; ./run.sh sets it)")
+		fetch    = fs.Bool("fetch", false, "download a named dataset a config needs when it is not in the data directory (as bnmf data fetch; ./run.sh sets it)")
 	)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -154,6 +163,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if sum.Failed > 0 {
 			fmt.Fprintf(stderr, "%s: %d of %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
 				p.Config.Name, sum.Failed, sum.Cells, sum.Dir)
+		}
+		if len(sum.Held) > 0 {
+			fmt.Fprintf(stderr, "%s: %d of %d cells are held by other processes and had no record when this run ended: %s\n",
+				p.Config.Name, len(sum.Held), sum.Cells, strings.Join(sum.Held, ", "))
 		}
 		failed.add(sum)
 		fmt.Fprintln(stdout, sum.Dir)
