@@ -21,6 +21,9 @@ type Ratings struct {
 	// RowIDs and ColIDs map indices to the identifiers in the source: row i
 	// is RowIDs[i]. Indices follow the sorted identifiers (see Open).
 	RowIDs, ColIDs []string
+	// Format is the format OpenFile read a file in, the one given or the
+	// one DetectFormat found; "" for data that Open read by name.
+	Format string
 }
 
 // FractionObserved returns the share of the Rows x Cols grid that is

@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -20,9 +23,10 @@ const DefaultMinRatings = 3
 // Options controls Open and OpenFile.
 type Options struct {
 	// MinRatings is the cleaning threshold (see Open). Zero means
-	// DefaultMinRatings for the MovieLens datasets of Open and no cleaning
-	// for OpenFile; 1 keeps every row and column that has a rating. It must
-	// not be negative.
+	// DefaultMinRatings for MovieLens data, whether Open reads a dataset
+	// by name or OpenFile a file in a MovieLens format, and no cleaning
+	// for the other formats of OpenFile; 1 keeps every row and column that
+	// has a rating. It must not be negative.
 	MinRatings int
 	// SkipChecksum accepts MovieLens files whose SHA-256 digest or rating
 	// counts differ from the official ones.
@@ -327,11 +331,17 @@ func Formats() []string {
 //     declaring more than 65,536 of them beyond the number of entries is
 //     an error, so that memory follows the entries).
 //   - a MovieLens dataset name: that dataset's ratings layout; for
-//     "movielens-10m" and later a file whose name ends in ".csv" is read as
-//     ratings.csv (with header) and any other as ratings.dat.
+//     "movielens-10m" and later a file whose first line has "::" is read
+//     as ratings.dat and any other as ratings.csv (with header).
+//   - "": the format DetectFormat finds, so that a MovieLens ratings file
+//     reads as MovieLens and anything else as triplets or MatrixMarket.
 //
-// The file is not verified against official digests. It is cleaned only
-// when opts.MinRatings is positive, as described for Open. Rows and
+// The file is not verified against official digests. A file in a
+// MovieLens format is cleaned as Open cleans the dataset (threshold
+// opts.MinRatings, default 3); a file in another format only when
+// opts.MinRatings is positive. When the file does not parse in an
+// explicitly given format but looks like another, the error says which
+// format reads it. Rows and
 // columns are indexed in the order of their sorted identifiers, numeric
 // identifiers numerically and before the others.
 func OpenFile(path, format string, opts Options) (*Ratings, error) {
@@ -355,9 +365,8 @@ func OpenFileDigest(ctx context.Context, path, format string, opts Options) (*Ra
 	if opts.MinRatings < 0 {
 		return nil, "", fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
 	}
-	parse, err := parser(path, format)
-	if err != nil {
-		return nil, "", err
+	if format != "" && !slices.Contains(Formats(), format) {
+		return nil, "", fmt.Errorf("%s: unknown format %q; known formats are %s", path, format, strings.Join(Formats(), ", "))
 	}
 	f, err := openContext(ctx, path)
 	if err != nil {
@@ -365,24 +374,50 @@ func OpenFileDigest(ctx context.Context, path, format string, opts Options) (*Ra
 	}
 	defer f.Close() // read only: a close error loses nothing
 	h := sha256.New()
-	in := io.TeeReader(readerContext(ctx, f), h)
-	r, err := parse(path, in)
-	if err == nil {
-		// Hash what the parser left unread, if anything.
-		_, err = io.Copy(io.Discard, in)
+	// The first line, which tells the format, is peeked from the same
+	// reader the parser reads, so that a pipe is read once and hashed
+	// once.
+	br := bufio.NewReaderSize(io.TeeReader(readerContext(ctx, f), h), maxSniff)
+	first, err := firstLine(br)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
+	detected := detectFormat(path, first)
+	explicit := format != ""
+	if !explicit {
+		format = detected
+	}
+	parse, err := parser(path, format, first)
 	if err != nil {
 		return nil, "", err
 	}
-	cleaned, err := clean(ctx, r, filepath.Base(path), opts.MinRatings)
+	r, err := parse(path, br)
+	if err != nil {
+		if explicit && !sameLayout(format, detected) {
+			err = fmt.Errorf("%w; the file looks like %s: read it with --format %s (format: %s in a config)",
+				err, describeFormat(detected), detected, detected)
+		}
+		return nil, "", err
+	}
+	// Hash what the parser left unread, if anything.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		return nil, "", err
+	}
+	minRatings := opts.MinRatings
+	if minRatings == 0 && isMovieLensFormat(format) {
+		minRatings = DefaultMinRatings
+	}
+	cleaned, err := clean(ctx, r, filepath.Base(path), minRatings)
 	if err != nil {
 		return nil, "", err
 	}
+	cleaned.Format = format
 	return cleaned, hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// parser returns the parsing function for format.
-func parser(path, format string) (func(string, io.Reader) (*raw, error), error) {
+// parser returns the parsing function for format, for a file whose first
+// non-blank line is first.
+func parser(path, format string, first []byte) (func(string, io.Reader) (*raw, error), error) {
 	switch format {
 	case "triplets":
 		return parseTriplets, nil
@@ -395,9 +430,9 @@ func parser(path, format string) (func(string, io.Reader) (*raw, error), error) 
 	}
 	l := s.layout
 	if l.halfStars() {
-		l = layoutDat
-		if strings.EqualFold(filepath.Ext(path), ".csv") {
-			l = layoutCSV
+		l = layoutCSV
+		if bytes.Contains(first, []byte("::")) {
+			l = layoutDat
 		}
 	}
 	return func(file string, r io.Reader) (*raw, error) { return parseMovieLens(file, r, l) }, nil

@@ -129,13 +129,15 @@ type DatasetConfig struct {
 	// synthetic. MovieLens data is read from the data directory.
 	Name string `yaml:"name"`
 	// Path is a ratings file of the user's own, relative to the working
-	// directory; Format names its format, such as triplets or
-	// matrix-market. Set either Name or Path.
+	// directory; Format names its format, such as triplets,
+	// matrix-market or movielens-latest-small, or is empty to detect it
+	// from the file (dataset.DetectFormat). Set either Name or Path.
 	Path   string `yaml:"path"`
 	Format string `yaml:"format"`
 	// MinRatings is the cleaning threshold: rows and columns with fewer
 	// observed entries are removed. Zero means the paper's 3 for MovieLens
-	// and no cleaning for a file.
+	// data, by name or as a file in a MovieLens format, and no cleaning
+	// for other files.
 	MinRatings int `yaml:"min_ratings"`
 	// Synthetic sets the generator's options for the synthetic dataset;
 	// zero values mean its defaults.

@@ -29,3 +29,25 @@ func TestPrepareCancelled(t *testing.T) {
 		t.Errorf("PrepareContext: %v", err)
 	}
 }
+
+// TestPrepareDetectsMovieLensFile checks that a config may leave out the
+// format of a data file: a MovieLens ratings.csv is then read as one, and
+// cleaned as the datasets are (dataset/testdata/ratings.csv keeps 4 users
+// and 3 movies of 5 and 5 after removing those with fewer than 3 ratings).
+func TestPrepareDetectsMovieLensFile(t *testing.T) {
+	data, err := filepath.Abs(filepath.Join("..", "dataset", "testdata", "ratings.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig(filepath.Join(t.TempDir(), "c.yaml"), []byte("kind: convergence\ndataset: {path: "+data+"}\nranks: [1]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(cfg, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := p.Manifest; m.Rows != 4 || m.Cols != 3 || m.Observed != 12 {
+		t.Errorf("manifest: %d x %d with %d entries, want 4 x 3 with 12", m.Rows, m.Cols, m.Observed)
+	}
+}

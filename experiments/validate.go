@@ -77,11 +77,9 @@ func (c *Config) validateDataset() error {
 		return c.errorf("dataset.path", "give either a dataset name or a path, not both")
 	case d.Name != "" && !slices.Contains(dataset.Names(), d.Name):
 		return c.errorf("dataset.name", "unknown dataset %q; the datasets are %v (or give a path and format)", d.Name, dataset.Names())
-	case d.Path != "" && d.Format == "":
-		return c.errorf("dataset.path", "a data file needs its format in dataset.format")
 	case d.Name != "" && d.Format != "":
 		return c.errorf("dataset.format", "a format goes only with a path")
-	case d.Path != "" && !slices.Contains(dataset.Formats(), d.Format):
+	case d.Path != "" && d.Format != "" && !slices.Contains(dataset.Formats(), d.Format):
 		return c.errorf("dataset.format", "unknown format %q; the formats are %v", d.Format, dataset.Formats())
 	}
 	if d.MinRatings < 0 {

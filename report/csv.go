@@ -19,16 +19,30 @@ func csvHeader() []string {
 		"rows", "cols", "train_entries", "test_entries", "sweeps", "burn_in", "thin",
 		"train_mse", "test_mse", "test_mse_of_means", "sigma2_mean",
 		"test_mse_clean", "data_variance", "var_over_mse", "var_over_mse_clean",
-		"seconds_per_sweep", "wall_seconds", "error", "warnings",
+		"seconds_per_sweep",
+		"worst_rhat", "min_ess_bulk", "min_ess_tail", "stuck",
+		"coverage_90", "width_90", "log_density", "crps",
+		"wall_seconds", "error", "warnings",
 	}
 }
+
+// csvLevel is the level of the central interval whose coverage and width
+// WriteCSV gives.
+const csvLevel = 0.9
 
 // WriteCSV writes a study as tidy CSV: a header, then one row per cell the
 // manifest lists, in the manifest's order. The status column is "ok",
 // "failed" or "missing"; values that do not apply (a missing or failed
 // cell's metrics, test metrics of a convergence study, noise metrics of
 // other studies, a fraction outside sparsity studies, a noise ratio
-// outside noise studies) are empty. Records the report does not use (another
+// outside noise studies) are empty. The diagnostics columns give, over
+// the cell's quantities (train MSE, sigma^2, log-likelihood and the
+// worst tracked prediction), the largest R-hat and the smallest bulk-
+// and tail-ESS, and whether a chain was stuck ("true" or "false"); the
+// predictive columns the coverage and mean width of the central 90%
+// intervals of the held-out entries, their mean log predictive density
+// and CRPS. Both are empty for a cell without them (NMF, the baselines,
+// records made before they existed). Records the report does not use (another
 // config hash, an unlisted cell) are not written. Records hold no
 // non-finite numbers: the runner stores an infinite or NaN metric as
 // +-math.MaxFloat64 with a warning (in the warnings column), and
@@ -105,6 +119,8 @@ func recordColumns(r *experiments.Record, heldOut bool) []string {
 	metrics := []string{always(mt.TrainMSE), test(mt.TestMSE), test(mt.TestMSEOfMeans), always(mt.Sigma2Mean),
 		optional(mt.TestMSEClean), optional(mt.DataVariance), optional(mt.VarOverMSE), optional(mt.VarOverMSEClean),
 		always(mt.SecondsPerSweep)}
+	metrics = append(metrics, diagnosticColumns(r)...)
+	metrics = append(metrics, predictiveColumns(r)...)
 	if r.Error != "" {
 		metrics = make([]string, len(metrics))
 	}

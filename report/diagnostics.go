@@ -53,24 +53,11 @@ func diagnosticRows(s *StudySummary) []diagRow {
 		}
 		row.chains = max(row.chains, d.Chains)
 		row.repeats++
-		for _, c := range d.Quantities("") {
-			if c.RHat != nil && !(*c.RHat <= row.rhat) {
-				row.rhat = *c.RHat
-			}
-			if c.ESSBulk != nil && !(*c.ESSBulk >= row.bulk) {
-				row.bulk = *c.ESSBulk
-			}
-			if c.ESSTail != nil && !(*c.ESSTail >= row.tail) {
-				row.tail = *c.ESSTail
-			}
-		}
-		flagged, stuck := false, false
-		for _, w := range r.Warnings {
-			if strings.HasPrefix(w, "convergence:") {
-				flagged = true
-				stuck = stuck || strings.Contains(w, "stuck chain")
-			}
-		}
+		rd := recordDiagnosticsOf(r)
+		row.rhat = nanMax(row.rhat, rd.rhat)
+		row.bulk = nanMin(row.bulk, rd.bulk)
+		row.tail = nanMin(row.tail, rd.tail)
+		flagged, stuck := rd.flagged, rd.stuck
 		if flagged {
 			row.flagged++
 			if row.first == nil {
@@ -183,11 +170,12 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 		}
 		return cmp.Compare(b.rhat, a.rhat)
 	})
+	all := len(flagged)
 	flagged = flagged[:min(len(flagged), maxTracePanels)]
 	if len(flagged) == 0 {
 		return nil, ErrNoData
 	}
-	f := &Figure{Title: fmt.Sprintf("Train MSE of every chain in the flagged settings — %s", s.Name()), Cols: min(len(flagged), 4)}
+	f := &Figure{Title: traceTitle(s.Name(), len(flagged), all), Cols: min(len(flagged), 4)}
 	chains := 0
 	for _, row := range flagged {
 		r := row.first
@@ -226,4 +214,16 @@ func DiagnosticsTraceFigure(s *StudySummary) (*Figure, error) {
 	f.Legend = legend
 	f.Note = "Each line is one chain of the first flagged repeat of the setting."
 	return f, nil
+}
+
+// traceTitle says what DiagnosticsTraceFigure draws: every chain of one
+// repeat in drawn of the flagged settings, and which ones when it is not
+// all of them.
+func traceTitle(study string, drawn, flagged int) string {
+	if drawn == flagged {
+		return fmt.Sprintf("Train MSE of every chain of the first flagged repeat, in %s — %s",
+			plural(flagged, "the flagged setting", fmt.Sprintf("each of the %d flagged settings", flagged)), study)
+	}
+	return fmt.Sprintf("Train MSE of every chain of the first flagged repeat, in %d of the %d flagged settings (those with a stuck chain first, then the largest R-hat) — %s",
+		drawn, flagged, study)
 }

@@ -50,6 +50,26 @@ seed: 2
 	if len(f.Panels) != 1 || len(f.Panels[0].Series) != 3 || len(f.Legend) != 3 {
 		t.Errorf("trace figure: %d panels, %d series, %d legend entries; want 1, 3 and 3", len(f.Panels), len(f.Panels[0].Series), len(f.Legend))
 	}
+	if want := "Train MSE of every chain of the first flagged repeat, in the flagged setting — " + s.Name(); f.Title != want {
+		t.Errorf("trace figure title %q, want %q", f.Title, want)
+	}
+}
+
+// TestTraceTitle checks that the trace figure's title says how many of
+// the flagged settings it draws.
+func TestTraceTitle(t *testing.T) {
+	for _, tc := range []struct {
+		drawn, flagged int
+		want           string
+	}{
+		{1, 1, "Train MSE of every chain of the first flagged repeat, in the flagged setting — s"},
+		{3, 3, "Train MSE of every chain of the first flagged repeat, in each of the 3 flagged settings — s"},
+		{8, 16, "Train MSE of every chain of the first flagged repeat, in 8 of the 16 flagged settings (those with a stuck chain first, then the largest R-hat) — s"},
+	} {
+		if got := traceTitle("s", tc.drawn, tc.flagged); got != tc.want {
+			t.Errorf("%d of %d: %q, want %q", tc.drawn, tc.flagged, got, tc.want)
+		}
+	}
 }
 
 // runStudy runs the study that the config src describes into a

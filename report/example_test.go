@@ -55,7 +55,7 @@ func ExampleWriteHeldOutTable() {
 	// |:-------|--------------:|------------:|-----------------------------:|-------------:|
 	// | K = 20 | 1.180 ± 0.012 |        1.18 | **1.020 ± 0.010** (n=2/3) †1 |         1.02 |
 	//
-	// - †1 a repeat failed: interrupted
+	// - †1: warnings stated once, with the settings they affect, under this study's Warnings
 }
 
 func ExampleSparsityFigure() {

@@ -49,8 +49,9 @@ func datasetsOf(sum *Summary) []dataKey {
 // loadData loads the distribution of each study's data once per dataset,
 // through the first study that uses it. Every study whose data loaded
 // gets its Data, and a scale warning (experiments.ScaleWarning) when the
-// values lie far from the scale the default hyperparameters assume and
-// its manifest does not already say so. It returns nil without a loader.
+// values lie far from the scale the default hyperparameters assume, its
+// config does not set standardize: true and its manifest does not
+// already say so. It returns nil without a loader.
 func loadData(sum *Summary, ratings RatingsFunc) map[dataKey]loadedData {
 	if ratings == nil {
 		return nil
@@ -70,6 +71,11 @@ func loadData(sum *Summary, ratings RatingsFunc) map[dataKey]loadedData {
 			continue
 		}
 		s.Data = momentsOf(d.counts)
+		// A study with standardize: true fits values of variance 1, as
+		// bnmf run (Prepare) judges too: its data get no warning.
+		if s.Study.Config != nil && s.Study.Config.Standardize {
+			continue
+		}
 		if w := experiments.ScaleWarning(s.Data.Mean, s.Data.Variance); w != "" && !slices.Contains(s.DataWarnings, w) {
 			s.DataWarnings = append(s.DataWarnings, w)
 			s.Warnings = append(s.Warnings, w)

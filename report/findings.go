@@ -189,8 +189,24 @@ func rankRows(s *StudySummary, key func(model string, rank int) Key) []findingRo
 // leaders says which model has the best mean of metric in each row (lower
 // is better unless higherBetter), grouping consecutive rows with the same
 // leader, and names the rows where the lead over the runner-up is within
-// two standard errors.
+// two standard errors. In a study with baselines it says so twice, once
+// among the models and once among the baselines, so that "the model with
+// the lowest mean" is never a baseline.
 func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, higherBetter bool, what string) string {
+	if len(s.Baselines()) == 0 {
+		return leadersAmong(s, rows, metric, higherBetter, what, nil)
+	}
+	models := leadersAmong(s, rows, metric, higherBetter, what+" among the models", func(m string) bool { return !isBaseline(m) })
+	if len(s.Baselines()) == 1 {
+		return models
+	}
+	baselines := leadersAmong(s, rows, metric, higherBetter, what+" among the baselines", isBaseline)
+	return strings.TrimSpace(models + " " + baselines)
+}
+
+// leadersAmong is leaders over the models that include accepts (all when
+// it is nil).
+func leadersAmong(s *StudySummary, rows []findingRow, metric func(*Group) Stat, higherBetter bool, what string, include func(string) bool) string {
 	type lead struct {
 		model          string
 		prefix, plural string
@@ -201,6 +217,11 @@ func leaders(s *StudySummary, rows []findingRow, metric func(*Group) Stat, highe
 	better := func(a, b float64) bool { return (higherBetter && a > b) || (!higherBetter && a < b) }
 	for _, row := range rows {
 		_, stats := s.row(row.key, metric)
+		for i, m := range s.Models {
+			if include != nil && !include(m) {
+				stats[i] = Stat{} // no value: never best nor runner-up
+			}
+		}
 		best := bestOf(stats, higherBetter)
 		bi, ri := -1, -1 // best and runner-up
 		for i := range stats {

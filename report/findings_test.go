@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bnmf-lab/bnmf/experiments"
@@ -67,5 +68,28 @@ func TestSettingsRun(t *testing.T) {
 		if got := settingsRun(tt.cfg); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestFindingsBestModelAndBaseline checks that a study whose best mean
+// held-out MSE is a baseline's names the best model and the best
+// baseline separately, and that the skill sentence's "model with the
+// lowest mean" is the one named best among the models.
+func TestFindingsBestModelAndBaseline(t *testing.T) {
+	fx := sparsityFixture()
+	fx.models = append(fx.models, "ColumnMean", "Bias")
+	sum := Summarise([]*experiments.Study{fx.study(t, "s", "base")})
+	text := sparsityFindings(sum.Studies[0], Paper())
+	for _, want := range []string{
+		"0.98, among the models is GRRN at K = ",
+		"0.98, among the baselines is Bias at K = ",
+		"Against the best baseline (Bias), the skill 1 − MSE/MSE of the baseline, paired by repeat, of the model with the lowest mean held-out MSE at that fraction is GRRN ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("findings lack %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "0.98, is ") {
+		t.Errorf("findings name one best over models and baselines:\n%s", text)
 	}
 }

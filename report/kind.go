@@ -83,15 +83,13 @@ func paperFigureRef(s *StudySummary) string {
 	return " (" + s.Paper.Figure + ")"
 }
 
-// heldOutCaption returns the sentences a held-out table's caption adds
-// for the data's variance and the skill columns, when it has them; mse
-// names the MSE the skill is computed on.
-func heldOutCaption(s *StudySummary, mse string) string {
-	c := ""
-	if s.Data != nil {
-		c = fmt.Sprintf(" \"var(data)\" is the variance of the data's %s observed values, the MSE of predicting each by their mean.", fmtInt(s.Data.N))
+// heldOutCaption returns the sentence a held-out table's caption adds
+// for the data's variance, when it is known.
+func heldOutCaption(s *StudySummary) string {
+	if s.Data == nil {
+		return ""
 	}
-	return c + skillCaption(s, "on "+mse)
+	return fmt.Sprintf(" The variance of the data's %s observed values, the MSE of predicting each by their mean, is %s.", fmtInt(s.Data.N), fmtSig(s.Data.Variance, 4))
 }
 
 // upperFirst returns s with its first letter in upper case.

@@ -63,6 +63,11 @@ func escapeCells(cells []string) []any {
 // common to many settings is explained once.
 type footnotes struct {
 	notes []footnote
+	// shared is the number of leading notes that are the study's warning
+	// kinds (StudySummary.warningNotes): the study's Warnings section
+	// states them, so render refers to it instead of repeating them.
+	shared int
+	used   []bool // by note, whether a cell refers to it
 }
 
 type footnote struct {
@@ -82,6 +87,10 @@ func (f *footnotes) mark(warnings []string) string {
 			i = len(f.notes) - 1
 		}
 		f.notes[i].texts[text] = true
+		for len(f.used) <= i {
+			f.used = append(f.used, false)
+		}
+		f.used[i] = true
 		if !slices.Contains(nums, i+1) {
 			nums = append(nums, i+1)
 		}
@@ -102,8 +111,23 @@ func (f *footnotes) render(w io.Writer) error {
 		return nil
 	}
 	var b strings.Builder
+	var refs []string
+	for i := range f.shared {
+		if i < len(f.used) && f.used[i] {
+			refs = append(refs, "†"+strconv.Itoa(i+1))
+		}
+	}
+	if len(refs) == 0 && len(f.notes) == f.shared {
+		return nil
+	}
 	b.WriteString("\n")
+	if len(refs) > 0 {
+		fmt.Fprintf(&b, "- %s: warnings stated once, with the settings they affect, under this study's Warnings\n", strings.Join(refs, ", "))
+	}
 	for i, n := range f.notes {
+		if i < f.shared {
+			continue
+		}
 		fmt.Fprintf(&b, "- †%d %s", i+1, oneLine(mergeWordings(n.texts)))
 		if len(n.texts) > 1 {
 			b.WriteString(" " + variesNote)

@@ -102,15 +102,37 @@ func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error 
 		if recordedVariance(s, variance) != nil {
 			c += fmt.Sprintf(" \"var(data)\" is the variance of the %s training values, mean over repeats: the numerator of var(data)/MSE.", values)
 		}
-		return c + skillCaption(s, fmt.Sprintf("on the MSE against the %s test values", values))
+		return c
+	}
+	skill := func(file, values string, mse mseMetric) error {
+		if len(s.Baselines()) == 0 {
+			return nil
+		}
+		var rows []skillRow
+		for _, k := range s.Ranks {
+			for _, r := range s.NoiseRatios {
+				rows = append(rows, skillRow{[]string{fmt.Sprintf("K = %d", k), fmtG(r)}, func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }})
+			}
+		}
+		return add(file, "Skill against the best baseline, on the "+values+" test values",
+			statsCaption+", paired by repeat; the highest per row in bold."+skillCaption(s, fmt.Sprintf("on the MSE against the %s test values", values)),
+			func(b *bytes.Buffer) error {
+				return WriteSkillTable(b, s, []string{"K", "Noise-to-signal ratio"}, rows, mse)
+			})
 	}
 	err := add("noise.md", "var(data)/MSE against the noisy test values"+paperFigureRef(s),
 		caption("noisy", func(g *Group) Stat { return g.DataVariance }),
 		func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, false) })
+	if err == nil {
+		err = skill("noise-skill.md", "noisy", testMSE())
+	}
 	if err == nil && s.hasCleanVariant() {
 		err = add("noise-clean.md", "var(data)/MSE against the clean test values"+paperFigureRef(s),
 			caption("clean", func(g *Group) Stat { return g.CleanVariance }),
 			func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, true) })
+		if err == nil {
+			err = skill("noise-clean-skill.md", "clean", cleanMSE())
+		}
 	}
 	return err
 }

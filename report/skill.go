@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -108,32 +109,22 @@ func skillCell(g *Group, st Stat) string {
 	return text
 }
 
-// skillCaption explains the skill columns of a held-out table of s, or
-// returns "" when the study has no baseline.
+// skillCaption explains a skill table of s (WriteSkillTable), or returns
+// "" when the study has no baseline.
 func skillCaption(s *StudySummary, what string) string {
 	bs := s.Baselines()
 	switch len(bs) {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf(" \"skill\" is 1 − MSE/MSE of %s, the baseline, %s, computed per repeat on the same split: 0 matches the baseline, 1 predicts perfectly, below 0 is worse than the baseline.", bs[0], what)
+		return fmt.Sprintf(" A model's skill is 1 − MSE/MSE of %s, the baseline, %s, computed per repeat on the same split: 0 matches the baseline, 1 predicts perfectly, below 0 is worse than the baseline.", bs[0], what)
 	}
-	return fmt.Sprintf(" \"skill\" is 1 − MSE/MSE of the best baseline in the row (of %s, the one with the lowest mean MSE, named in its column), %s, computed per repeat on the same split: 0 matches that baseline, 1 predicts perfectly, below 0 is worse.", strings.Join(bs, ", "), what)
+	return fmt.Sprintf(" A model's skill is 1 − MSE/MSE of the best baseline in the row (of %s, the one with the lowest mean MSE, named in the \"Best baseline\" column), %s, computed per repeat on the same split: 0 matches that baseline, 1 predicts perfectly, below 0 is worse.", strings.Join(bs, ", "), what)
 }
 
 // varianceSource gives the data's variance for a row of groups (aligned
 // with the study's models), and whether it is known.
 type varianceSource func(row []*Group) (float64, bool)
-
-// datasetVariance is the variance of the study's data as loaded for the
-// report, the same in every row; nil when it was not loaded.
-func datasetVariance(s *StudySummary) varianceSource {
-	if s.Data == nil {
-		return nil
-	}
-	v := s.Data.Variance
-	return func([]*Group) (float64, bool) { return v, true }
-}
 
 // recordedVariance is a variance the records carry (the training values'
 // in a noise study), the mean over repeats of the first group of the row
@@ -157,9 +148,10 @@ func recordedVariance(s *StudySummary, metric func(*Group) Stat) varianceSource 
 }
 
 // heldOutColumns are the columns a held-out table adds to each model's
-// MSE: the data's variance at the head of each row, and, in a study with
-// baselines, a skill column per model (with the best baseline named at
-// the head of the row when there are several).
+// MSE: the data's variance at the head of each row when it varies from
+// row to row (a constant one goes into the caption). The skill against
+// the best baseline has a table of its own (WriteSkillTable), so that
+// each table answers one question; skill and best are set only there.
 type heldOutColumns struct {
 	s           *StudySummary
 	mse         mseMetric
@@ -168,8 +160,65 @@ type heldOutColumns struct {
 }
 
 func newHeldOutColumns(s *StudySummary, mse mseMetric, variance varianceSource) heldOutColumns {
+	return heldOutColumns{s: s, mse: mse, variance: variance}
+}
+
+// skillRow is one row of a skill table: its labels and the key of each
+// model's group in it.
+type skillRow struct {
+	labels []string
+	key    func(model string) Key
+}
+
+// WriteSkillTable writes the skill of every model that is not a baseline
+// against the best baseline of each row (see skillStat), mean ± standard
+// error over repeats paired by split, the highest per row in bold, with
+// the best baseline named at the head of the row when the study has
+// several; nothing for a study without baselines.
+func WriteSkillTable(w io.Writer, s *StudySummary, labels []string, rows []skillRow, mse mseMetric) error {
 	n := len(s.Baselines())
-	return heldOutColumns{s: s, mse: mse, variance: variance, skill: n > 0, best: n > 1}
+	if n == 0 {
+		return nil
+	}
+	t := mdTable{header: slices.Clone(labels)}
+	if n > 1 {
+		t.header = append(t.header, "Best baseline")
+	}
+	var models []int
+	for i, m := range s.Models {
+		if !isBaseline(m) {
+			models = append(models, i)
+			t.header = append(t.header, m)
+		}
+	}
+	for _, r := range rows {
+		groups, _ := s.row(r.key, mse.stat)
+		cells := slices.Clone(r.labels)
+		bi := s.bestBaseline(groups, mse)
+		if n > 1 {
+			name := "—"
+			if bi >= 0 {
+				name = s.Models[bi]
+			}
+			cells = append(cells, name)
+		}
+		stats := make([]Stat, len(models))
+		for j, i := range models {
+			if bi >= 0 {
+				stats[j] = skillStat(groups[i], groups[bi], mse)
+			}
+		}
+		best := bestOf(stats, true)
+		for j, i := range models {
+			c := skillCell(groups[i], stats[j])
+			if best[j] && c != "—" {
+				c = "**" + fmtMeanSE(stats[j]) + "**" + c[len(fmtMeanSE(stats[j])):]
+			}
+			cells = append(cells, c)
+		}
+		t.rows = append(t.rows, cells)
+	}
+	return t.render(w)
 }
 
 // leadHeader returns the header cells that follow a row's labels.

@@ -327,7 +327,7 @@ func (sparsityReport) figure(s *StudySummary, pal Palette) (*Figure, string, err
 // each of the paper's fractions the study has, then the held-out MSE at
 // every fraction.
 func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder) error {
-	extra := heldOutCaption(s, "the held-out MSE")
+	extra := heldOutCaption(s)
 	for _, f := range Table2Fractions() {
 		if s.Paper == nil || s.Paper.Table == "" || !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
 			continue
@@ -345,9 +345,23 @@ func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder)
 			return err
 		}
 	}
-	return add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
+	err := add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
 		statsCaption+"; the lowest per row in bold."+extra,
 		func(b *bytes.Buffer) error { return WriteSparsityTable(b, s) })
+	if err != nil || len(s.Baselines()) == 0 {
+		return err
+	}
+	var rows []skillRow
+	for _, k := range s.Ranks {
+		for _, f := range s.Fractions {
+			rows = append(rows, skillRow{[]string{fmt.Sprintf("K = %d", k), fmtG(f)}, func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} }})
+		}
+	}
+	return add("skill.md", "Skill against the best baseline at every fraction unobserved",
+		statsCaption+", paired by repeat; the highest per row in bold."+skillCaption(s, "on the held-out MSE"),
+		func(b *bytes.Buffer) error {
+			return WriteSkillTable(b, s, []string{"K", "Fraction unobserved"}, rows, testMSE())
+		})
 }
 
 func (sparsityReport) findings(s *StudySummary, paper PaperValues) string {

@@ -85,16 +85,16 @@ func intOrDash(n int) string {
 // row in bold). In a study that repeats the paper's (s.Paper) on data
 // and at a fraction of its Table 2, each of the paper's models has its
 // published value beside it, "—" where the paper gives none (it has no
-// NMF column); other tables get no "(paper)" columns. When the data's
-// variance is known (s.Data) it heads each row, and when the study has
-// baselines each model's skill against the best one follows its MSE (see
-// skillStat).
+// NMF column); other tables get no "(paper)" columns. The data's variance
+// and the skill against the baselines are not columns: the caption gives
+// the one, WriteSkillTable the other.
 func WriteHeldOutTable(w io.Writer, s *StudySummary, fraction float64, paper PaperValues) error {
-	cols := newHeldOutColumns(s, testMSE(), datasetVariance(s))
+	cols := newHeldOutColumns(s, testMSE(), nil)
 	dataset := s.Study.Manifest.Dataset
 	published := s.Paper != nil && paper.hasHeldOutMSE(dataset, fraction)
 	withPaper := func(m string) bool { return published && isPaperModel(m) }
 	t := mdTable{header: append([]string{"K"}, cols.leadHeader()...)}
+	t.notes = s.warningNotes()
 	for _, m := range s.Models {
 		t.header = append(t.header, m)
 		if withPaper(m) {
@@ -130,11 +130,11 @@ func WriteHeldOutTable(w io.Writer, s *StudySummary, fraction float64, paper Pap
 
 // WriteSparsityTable writes the numbers behind Fig. 5: held-out MSE, mean
 // ± standard error over repeats, a row per rank and fraction unobserved, a
-// column per model, the lowest per row in bold; with the data's variance
-// and the skill against the best baseline as WriteHeldOutTable adds them.
+// column per model, the lowest per row in bold.
 func WriteSparsityTable(w io.Writer, s *StudySummary) error {
-	cols := newHeldOutColumns(s, testMSE(), datasetVariance(s))
+	cols := newHeldOutColumns(s, testMSE(), nil)
 	t := mdTable{header: append([]string{"K", "Fraction unobserved"}, cols.leadHeader()...)}
+	t.notes = s.warningNotes()
 	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
 		for _, f := range s.Fractions {
@@ -151,6 +151,7 @@ func WriteSparsityTable(w io.Writer, s *StudySummary) error {
 // model, the lowest per row in bold.
 func WriteConvergenceTable(w io.Writer, s *StudySummary) error {
 	t := mdTable{header: append([]string{"K"}, s.Models...)}
+	t.notes = s.warningNotes()
 	for _, k := range s.Ranks {
 		groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k} },
 			func(g *Group) Stat { return g.TrainMSE })
@@ -164,8 +165,7 @@ func WriteConvergenceTable(w io.Writer, s *StudySummary) error {
 // clean ones; mean ± standard error over repeats, a row per rank and noise
 // ratio, a column per model, the highest per row in bold. When the records
 // carry it, the variance of the training values (noisy, or clean) heads
-// each row, and with baselines each model's skill against the best one,
-// on the same MSE, follows its column.
+// each row; the skill against the baselines is in WriteSkillTable.
 func WriteNoiseTable(w io.Writer, s *StudySummary, clean bool) error {
 	metric := func(g *Group) Stat { return g.VarOverMSE }
 	mse, variance := testMSE(), func(g *Group) Stat { return g.DataVariance }
@@ -175,6 +175,7 @@ func WriteNoiseTable(w io.Writer, s *StudySummary, clean bool) error {
 	}
 	cols := newHeldOutColumns(s, mse, recordedVariance(s, variance))
 	t := mdTable{header: append([]string{"K", "Noise-to-signal ratio"}, cols.leadHeader()...)}
+	t.notes = s.warningNotes()
 	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
 		for _, r := range s.NoiseRatios {
@@ -233,15 +234,12 @@ func statRow(lead []string, groups []*Group, stats []Stat, higherBetter bool, no
 	return lead
 }
 
-// warningListMax is the number of per-setting warnings listed in full;
-// past it, WriteWarnings gives a summary and folds the full list.
-const warningListMax = 12
-
 // WriteWarnings writes every warning of a study as a Markdown list: the
-// study's own, then each setting's (missing repeats, failures, values left
-// out, the records' warnings). A long list is preceded by a summary that
-// counts the settings each kind of warning affects, and folded into a
-// <details> block. A study without warnings gets a sentence saying so.
+// study's own, then the settings' missing repeats, then each kind of
+// setting warning once (failures, values left out, the records'
+// warnings), numbered as the tables' † marks, with the number of settings
+// it affects and their names and repeats. A study without warnings gets a
+// sentence saying so.
 func WriteWarnings(w io.Writer, s *StudySummary) error {
 	var b strings.Builder
 	for _, warn := range s.Warnings {
@@ -250,51 +248,16 @@ func WriteWarnings(w io.Writer, s *StudySummary) error {
 	if s.Found == 0 && s.Expected > 0 {
 		fmt.Fprintf(&b, "- No records yet: all %d cells of the manifest are missing.\n", s.Expected)
 	}
-	type class struct {
-		key      string
-		texts    map[string]bool // every wording seen, of every repeat
-		settings int
-	}
-	var lines []string
-	var classes []*class
-	// count adds a wording of a warning to its class, and counts a
-	// setting when newSetting (its first warning of the class).
-	count := func(text, key string, newSetting bool) {
-		i := slices.IndexFunc(classes, func(c *class) bool { return c.key == key })
-		if i < 0 {
-			classes = append(classes, &class{key: key, texts: make(map[string]bool)})
-			i = len(classes) - 1
-		}
-		classes[i].texts[text] = true
-		if newSetting {
-			classes[i].settings++
-		}
-	}
+	var missing []string
 	for _, g := range s.Groups {
 		if len(g.Missing) > 0 && s.Found > 0 {
-			lines = append(lines, fmt.Sprintf("- %s: %d of %d repeats missing (%s)\n", g.Key, len(g.Missing), g.Expected, repeatList(g.Missing)))
-			count("some repeats missing (marked n=found/expected in the tables)", "missing", true)
-		}
-		seen := make(map[string]bool)
-		for _, warn := range g.Warnings {
-			lines = append(lines, fmt.Sprintf("- %s: %s\n", g.Key, oneLine(warn)))
-			text, key := warningClass(warn)
-			count(text, key, !seen[key])
-			seen[key] = true
+			missing = append(missing, fmt.Sprintf("%s (%d of %d: %s)", g.Key, len(g.Missing), g.Expected, repeatList(g.Missing)))
 		}
 	}
-	if len(lines) <= warningListMax {
-		b.WriteString(strings.Join(lines, ""))
-	} else {
-		for _, c := range classes {
-			fmt.Fprintf(&b, "- In %d %s: %s", c.settings, plural(c.settings, "setting", "settings"), oneLine(mergeWordings(c.texts)))
-			if len(c.texts) > 1 {
-				b.WriteString(" " + variesNote)
-			}
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "\n<details><summary>All %d warnings, by setting</summary>\n\n%s\n</details>\n", len(lines), strings.Join(lines, ""))
+	if n := len(missing); n > 0 {
+		fmt.Fprintf(&b, "- Repeats missing in %d %s (marked n=found/expected in the tables): %s\n", n, plural(n, "setting", "settings"), strings.Join(missing, "; "))
 	}
+	writeWarningKinds(&b, s.warningKinds())
 	if b.Len() == 0 {
 		b.WriteString("No warnings: every expected cell finished, with finite values and no warning.\n")
 	}

@@ -61,6 +61,14 @@ func TestTablesGolden(t *testing.T) {
 		{"sparsity-baseline.md", func(b *bytes.Buffer) error { return WriteSparsityTable(b, byName("table2-baseline")) }},
 		{"noise-baseline.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise-baseline"), false) }},
 		{"noise-clean-baseline.md", func(b *bytes.Buffer) error { return WriteNoiseTable(b, byName("noise-baseline"), true) }},
+		{"skill-baseline.md", func(b *bytes.Buffer) error {
+			s := byName("table2-baseline")
+			var rows []skillRow
+			for _, f := range s.Fractions {
+				rows = append(rows, skillRow{[]string{"K = 20", fmtG(f)}, func(m string) Key { return Key{Model: m, Rank: 20, Fraction: f} }})
+			}
+			return WriteSkillTable(b, s, []string{"K", "Fraction unobserved"}, rows, testMSE())
+		}},
 		{"warnings.md", func(b *bytes.Buffer) error { return WriteWarnings(b, byName("table2")) }},
 		{"warnings-none.md", func(b *bytes.Buffer) error { return WriteWarnings(b, byName("convergence")) }},
 	}

@@ -86,7 +86,7 @@ func TestWriteUserData(t *testing.T) {
 		got = append(got, filepath.ToSlash(rel))
 	}
 	want := []string{"figures/values-wine-scores.png", "wine/figures/sparsity.png", "wine/tables/sparsity.md",
-		"wine/tables/timing.md", "wine/cells.csv", "README.md"}
+		"wine/tables/skill.md", "wine/tables/timing.md", "wine/cells.csv", "README.md"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("written:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -112,9 +112,9 @@ func TestWriteUserData(t *testing.T) {
 		"## wine-sparsity: sparsity on Wine scores",
 		"| Wine scores (wine.csv) |",
 		"and the baseline ColumnMean",
-		"| var(data) |",
-		"GRRN skill",
-		"ColumnMean skill",
+		"the MSE of predicting each by their mean, is 1907.",
+		"### Skill against the best baseline at every fraction unobserved",
+		"A model's skill is 1 − MSE/MSE of ColumnMean, the baseline,",
 		"**Warning:** the data's values have mean 43 and variance 1,907",
 		"The values have mean 43.00 and variance 1907",
 		" From |    To | Count | Share (%) |",
@@ -151,5 +151,29 @@ func TestScaleWarningOnce(t *testing.T) {
 	// Once at the head of the study's section, once in its warnings.
 	if n := strings.Count(string(readme), oneLine(w)); n != 2 {
 		t.Errorf("the scale warning appears %d times, want 2", n)
+	}
+}
+
+// TestScaleWarningStandardized checks that a study whose config sets
+// standardize: true gets no scale warning from the report, as bnmf run
+// gives none, and says that it was standardized.
+func TestScaleWarningStandardized(t *testing.T) {
+	root := t.TempDir()
+	st, load := userStudy(t, root)
+	cfg := experiments.DefaultConfig()
+	cfg.Standardize = true
+	st.Config = &cfg
+	if _, err := Write(root, []*experiments.Study{st}, Options{Ratings: load}); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(readme), "far from the scale") {
+		t.Error("the report of a standardized study warns about the data's scale")
+	}
+	if !strings.Contains(string(readme), "`standardize: true`") {
+		t.Error("the report does not say the study set standardize: true")
 	}
 }

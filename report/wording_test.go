@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,8 +66,36 @@ func TestWarningSummaryCountsAgreeWithRecords(t *testing.T) {
 	if err := WriteWarnings(&b, sum.Studies[0]); err != nil {
 		t.Fatal(err)
 	}
-	want := "- In 120 settings: 1 to 3 of 943 rows have no training entries " + variesNote + "\n"
+	want := "- †1 In 120 settings: 1 to 3 of 943 rows have no training entries " + variesNote + "\n"
 	if !strings.HasPrefix(b.String(), want) {
 		t.Errorf("warnings start\n%q\nwant\n%q", b.String()[:min(len(b.String()), 200)], want)
+	}
+}
+
+// TestWarningStatedOnce checks that a warning common to every setting is
+// stated once in the README, with its count, while the tables mark the
+// settings it affects and refer to it.
+func TestWarningStatedOnce(t *testing.T) {
+	root := t.TempDir()
+	st := sparsityFixture().study(t, filepath.Join(root, "s"), "rows")
+	for i := range st.Records {
+		r := &st.Records[i]
+		r.Warnings = []string{fmt.Sprintf("%d of 943 rows have no training entries", 1+r.Cell.Repeat)}
+	}
+	if _, err := Write(root, []*experiments.Study{st}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	if n := strings.Count(text, "of 943 rows have no training entries"); n != 1 {
+		t.Errorf("the warning appears %d times, want once", n)
+	}
+	for _, want := range []string{"- †1 In 120 settings: 1 to 3 of 943 rows", "| **0.950 ± 0.011** †1 |", "- †1: warnings stated once"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README lacks %q", want)
+		}
 	}
 }

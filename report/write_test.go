@@ -220,7 +220,7 @@ func TestWriteUnfinished(t *testing.T) {
 			"Found 180 of 360 cells",
 			"These statements rest on 180 of the 360 expected cells",
 			"— (n=0/3)",
-			"GRRN, K = 20, fraction unobserved 0.93: 3 of 3 repeats missing (repeat 0–2)",
+			"GRRN, K = 20, fraction unobserved 0.93 (3 of 3: repeat 0–2)",
 		}},
 		{"all failed", func(st *experiments.Study) {
 			for i := range st.Records {
@@ -228,7 +228,8 @@ func TestWriteUnfinished(t *testing.T) {
 			}
 		}, []string{
 			"Found 360 of 360 cells, 360 of them failed;",
-			"GEE, K = 20, fraction unobserved 0.93: repeat 0 failed: out of memory",
+			"†1 In 120 settings: a repeat failed: out of memory",
+			"GEE, K = 20, fraction unobserved 0.93 (repeat 0–2);",
 		}},
 	}
 	for _, tt := range tests {

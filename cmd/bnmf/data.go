@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -136,7 +137,7 @@ Datasets:
 func runDataDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("data describe", fmt.Sprintf(describeUsage, strings.Join(dataset.Names(), "\n  ")), stdout, stderr)
 	dir := fs.String("data-dir", dataset.DataDir(), "read MovieLens files from `DIR` ($BNMF_DATA_DIR if set)")
-	format := fs.String("format", "", "read DATASET as a file in `FORMAT` ("+strings.Join(dataset.Formats(), ", ")+")")
+	format := fs.String("format", "", "read DATASET as a file in `FORMAT` ("+strings.Join(dataset.Formats(), ", ")+"); a file's format is detected without it")
 	minRatings := fs.Int("min-ratings", 0, "remove rows and columns with fewer than `N` ratings (0: 3 for MovieLens, none for files)")
 	skip := fs.Bool("skip-checksum", false, "accept MovieLens files that differ from the official ones")
 	out := fs.String("out", ".", "write the distribution table and chart into `DIR`")
@@ -151,7 +152,10 @@ func runDataDescribe(ctx context.Context, args []string, stdout, stderr io.Write
 		r   *dataset.Ratings
 		err error
 	)
-	if *format != "" {
+	_, statErr := os.Stat(fs.Arg(0))
+	if *format != "" || (statErr == nil && !slices.Contains(dataset.Names(), fs.Arg(0))) {
+		// A file: in the format given, else the one its name and first
+		// line show.
 		r, err = dataset.OpenFileContext(ctx, fs.Arg(0), *format, opts)
 	} else {
 		r, err = dataset.OpenContext(ctx, fs.Arg(0), *dir, opts)

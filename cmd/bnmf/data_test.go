@@ -35,6 +35,14 @@ func TestDataDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (stderr %q)", err, stderr.String())
 	}
+	// Without --format, a file's format is detected: the same output.
+	var again bytes.Buffer
+	if err := run(context.Background(), []string{"data", "describe", "--out", out + "2", in}, &again, &stderr); err != nil {
+		t.Fatalf("without --format: %v (stderr %q)", err, stderr.String())
+	}
+	if a, b := strings.ReplaceAll(again.String(), out+"2", "OUT"), strings.ReplaceAll(stdout.String(), out, "OUT"); a != b {
+		t.Errorf("without --format:\n%s\nwith --format triplets:\n%s", a, b)
+	}
 	// The paths in the "wrote" lines depend on the temporary directory.
 	printed := strings.ReplaceAll(stdout.String(), out, "OUT")
 	checkGolden(t, "describe.txt", []byte(printed))

@@ -20,8 +20,10 @@ const fitUsage = `Usage: bnmf fit [flags] DATA
 Fits a Bayesian NMF model to a matrix of your own by Gibbs sampling,
 with several chains, and writes its posterior to a directory (--out).
 DATA is a file: "row, column, value" triplets (CSV, TSV or spaces; ids
-may be any strings) or a MatrixMarket coordinate file (.mtx); --format
-names the file's format when its extension does not (triplets,
+may be any strings), a MatrixMarket coordinate file (.mtx) or a
+MovieLens ratings file (ratings.csv, ratings.dat, u.data: known by
+their header or separator, and cleaned as the datasets are); --format
+names the file's format when that guess is wrong (triplets,
 matrix-market, or a MovieLens dataset name for its ratings layout).
 DATA is read once, its SHA-256 with it, so it may be a named pipe or a
 shell's process substitution, such as <(zcat ratings.csv.gz).
@@ -48,6 +50,12 @@ that was killed, and puts DIR back if one was killed while replacing it):
   model.npz              what bnmf predict needs (see below)
   manifest.json          data file hash, settings, the hyperparameters set
                          with --set (the others are the defaults), revision
+  holdout.csv            with --holdout, a line per held-out entry: ids,
+                         value, predictive mean, sd, 90%% interval, log
+                         density, CRPS (summary.json adds the baselines'
+                         errors on the same entries)
+  holdout.npy            the same numbers as an E x 7 array, '<f8', and
+  holdout_index.npy      the entries' row and column indices, E x 2, '<i8'
 
 By default (--sweeps auto) the chains run in blocks until they have
 converged: after each block, the rank-normalised R-hat of sigma^2, of the
@@ -137,9 +145,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&o.standardize, "standardize", false, "divide the values by their standard deviation for sampling, and map the outputs back")
 	fs.BoolVar(&o.float32Factors, "float32-factors", false, "read the other factor from float32 copies in the sweeps: faster on matrices of MovieLens 25M size; the chains differ from the default's as another seed's would")
 	fs.IntVar(&o.samples, "samples", 100, "store at most `S` posterior samples, over all chains, in the model file")
-	fs.StringVar(&o.format, "format", "", "read DATA as a file in `FORMAT` (default: matrix-market for .mtx, else triplets)")
+	fs.StringVar(&o.format, "format", "", "read DATA as a file in `FORMAT` (default: detected from the file's name and first line)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
-	fs.IntVar(&o.minRatings, "min-ratings", 0, "remove rows and columns with fewer than `N` entries (0: 3 for MovieLens, none for files)")
+	fs.IntVar(&o.minRatings, "min-ratings", 0, "remove rows and columns with fewer than `N` entries (0: 3 for MovieLens data, none for other files)")
 	fs.StringVar(&o.out, "out", "", "write the outputs to `DIR` (default fit-NAME, NAME being DATA's base name)")
 	fs.BoolVar(&o.force, "force", false, "replace DIR if it exists")
 	fs.DurationVar(&o.progress, "progress", 30*time.Second, "time between progress lines when standard error is not a terminal")
@@ -241,6 +249,11 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 		versions: experiments.BuildVersions(buildRevision),
 	}
 	res.post.rescale(prob.scale)
+	if prob.heldOut {
+		if res.baselines, err = heldOutBaselines(ctx, prob); err != nil {
+			return nil, err
+		}
+	}
 	res.summarise()
 	return res, nil
 }

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -51,18 +50,15 @@ func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSour
 		return src, err
 	}
 	src.path, src.format = arg, o.format
-	if src.format == "" {
-		src.format = "triplets"
-		if strings.EqualFold(filepath.Ext(arg), ".mtx") {
-			src.format = "matrix-market"
-		}
-	}
 	if _, err := os.Stat(arg); errors.Is(err, os.ErrNotExist) && o.format == "" {
 		return nil, fmt.Errorf("%s: no such file, nor a dataset name (%s)", arg, strings.Join(dataset.Names(), ", "))
 	}
 	if src.ratings, src.sha256, err = dataset.OpenFileDigest(ctx, arg, src.format, opts); err != nil {
 		return nil, err
 	}
+	// The format read in: the one given, or the one the file's name and
+	// first line showed.
+	src.format = src.ratings.Format
 	return src, nil
 }
 
@@ -97,7 +93,10 @@ type fitProblem struct {
 	// units; scale is what they were divided by (1 without
 	// --standardize).
 	mean, variance, scale float64
-	warning               string
+	// valueMin and valueMax are the smallest and the largest training value in
+	// the data's units.
+	valueMin, valueMax float64
+	warning            string
 }
 
 // newFitProblem splits the data for --holdout and scales it for
@@ -119,6 +118,7 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 		return nil, err
 	}
 	p.mean, p.variance = m.Mean(), m.Variance()
+	p.valueMin, p.valueMax = valueRange(train)
 	if err := checkMoments(p.mean, p.variance, train); err != nil {
 		return nil, err
 	}

@@ -32,6 +32,8 @@ type fitResult struct {
 	auto     *bnmf.AutoStop // with --sweeps auto
 	post     *posterior
 	versions experiments.Versions
+	// baselines are the baselines' held-out errors (with --holdout).
+	baselines []baselineError
 
 	summary fitSummary
 }
@@ -43,6 +45,7 @@ func (res *fitResult) fittedModel() *fittedModel {
 		modelHeader: modelHeader{
 			Model: res.model, Rank: p.k, Rows: p.m, Cols: p.n, Samples: len(p.SamplesW),
 			Chains: len(res.chains.Results), Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
+			TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
 		},
 		W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
 	}
@@ -218,6 +221,16 @@ func (res *fitResult) writeFiles(dir string) error {
 		{"manifest.json", func(w io.Writer) error { return writeJSON(w, res.manifest()) }},
 		{"trace.png", res.writeTrace},
 		{modelFile, func(w io.Writer) error { return writeModel(w, res.fittedModel()) }},
+	}
+	if res.prob.heldOut {
+		files = append(files, []struct {
+			name  string
+			write func(io.Writer) error
+		}{
+			{"holdout.csv", res.writeHeldOutCSV},
+			{"holdout.npy", res.writeHeldOutNpy},
+			{"holdout_index.npy", res.writeHeldOutIndex},
+		}...)
 	}
 	for _, f := range files {
 		if err := writeFile(filepath.Join(dir, f.name), f.write); err != nil {

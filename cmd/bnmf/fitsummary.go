@@ -122,6 +122,9 @@ type holdoutSummary struct {
 	Coverage       []float64 `json:"coverage"`
 	MeanLogDensity float64   `json:"mean_log_density"`
 	MeanCRPS       float64   `json:"mean_crps"`
+	// Baselines are the baselines' errors on the same held-out entries,
+	// fitted to the same training entries.
+	Baselines []baselineError `json:"baselines"`
 }
 
 // summarise fills res.summary.
@@ -172,6 +175,7 @@ func (res *fitResult) summarise() {
 			Levels: sc.Levels, Coverage: sc.Scores[0].Coverage,
 			MeanLogDensity: sc.Scores[0].MeanLogDensity,
 			MeanCRPS:       sc.Scores[0].MeanCRPS,
+			Baselines:      res.baselines,
 		}
 	}
 }
@@ -245,6 +249,7 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 		i := slices.Index(h.Levels, 0.9)
 		fmt.Fprintf(w, "held out %d entries (%v): MSE %.4g (their variance %.4g), 90%% interval coverage %.3f, mean log density %.4g, CRPS %.4g\n",
 			h.Entries, h.Fraction, h.MSE, h.Variance, h.Coverage[i], h.MeanLogDensity, h.MeanCRPS)
+		printBaselines(w, h.Baselines)
 	}
 	for _, h := range sum.Hyper {
 		fmt.Fprintf(w, "%s per dimension, posterior mean [95%% interval]:", h.Name)

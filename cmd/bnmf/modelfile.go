@@ -54,6 +54,9 @@ type modelHeader struct {
 	Scale  float64  `json:"scale"`
 	RowIDs []string `json:"row_ids"`
 	ColIDs []string `json:"col_ids"`
+	// TrainRange is the smallest and the largest training value, in the
+	// data's units (absent from older files).
+	TrainRange []float64 `json:"train_range,omitempty"`
 }
 
 // fittedModel is the content of a model file.

@@ -35,19 +35,27 @@ the data's units. Writes CSV to standard output (or --out).
 With --pairs FILE: one line per pair of FILE, whose lines hold a row id
 and a column id (separated by a tab, a comma or spaces, as in the data;
 further fields, such as a value, are ignored; a first line whose ids are
-both unknown is a header). Output: row_id,col_id,mean,sd,lower,upper.
+both unknown is a header). Output: row_id,col_id,mean,sd,lower,upper,range.
 
 With --top N: for every row (or those listed in --rows FILE, one id a
 line), the N columns with the highest predictive mean, leaving out the
-row's observed entries unless --include-observed. Output:
-row_id,rank,col_id,mean,sd,lower,upper. This costs S K N operations per
-row. With --by lower, the columns are ranked by the lower end of their
+row's observed entries unless --include-observed, and the columns with
+fewer than --min-observed observed entries in the data file (default
+10): a column rated once or twice is pinned down by its ratings in one
+or two of the K directions only, and its predictions can rise far above
+any rating. Output: row_id,rank,col_id,mean,sd,lower,upper,range. This
+costs S K N operations per row. With --by lower, the columns are ranked by the lower end of their
 central interval at --level instead: a column whose prediction is
 uncertain ranks below one as good on average whose prediction is sure.
 Only columns that could enter the top N have their quantiles computed
 (each column's lower end is at most max over samples of
 w_m . z_n + sigma z, z the standard normal quantile at (1-level)/2), so
 this costs little more than ranking by the mean.
+
+The range column says whether the predictive mean lies within the
+training values' range ("in"), above their largest ("above") or below
+their smallest ("below"); it is empty for a model file from before it
+was recorded.
 
 An id that the model does not know is an error naming it and its line.
 A damaged model file is refused, naming the member and field: every
@@ -70,6 +78,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		inclObs   = fs.Bool("include-observed", false, "with --top, rank observed entries too")
 		out       = fs.String("out", "", "write the CSV to `FILE` instead of standard output")
 		workers   = fs.Int("workers", 0, "cores to use `N` for --top; 0 means all (the output does not depend on it)")
+		minObs    = fs.Int("min-observed", defaultMinObserved, minObservedUsage)
 		by        = fs.String("by", "mean", "with --top, rank by `WHAT`: mean (the predictive mean) or lower (the lower end of the interval at --level)")
 	)
 	if err := fs.parse(args); err != nil {
@@ -90,6 +99,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: --workers %d must not be negative", *workers)
 	case *by != "mean" && *by != "lower":
 		return fmt.Errorf("predict: --by %q is not one of mean, lower", *by)
+	case *minObs < 0:
+		return fmt.Errorf("predict: --min-observed %d must not be negative", *minObs)
 	case *by != "mean" && *top == 0:
 		return errors.New("predict: --by needs --top")
 	}
@@ -127,7 +138,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if pairs != nil {
 		err = writePairPredictions(bw, m, pairs, *level)
 	} else {
-		err = writeTopPredictions(ctx, bw, m, rows, topOptions{n: *top, level: *level, inclObs: *inclObs, byLower: *by == "lower"}, *workers)
+		err = writeTopPredictions(ctx, bw, m, rows, topOptions{n: *top, level: *level, inclObs: *inclObs, byLower: *by == "lower", minObserved: *minObs}, *workers)
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -183,6 +194,11 @@ type topOptions struct {
 	level   float64 // of the central intervals
 	inclObs bool    // rank observed entries too
 	byLower bool    // rank by the interval's lower end, not the mean
+	// minObserved is the number of observed entries a column needs to
+	// be ranked, and counts those of every column (set by
+	// writeTopPredictions).
+	minObserved int
+	counts      []int32
 }
 
 // topScratch is one worker's scratch space for topColumns.
@@ -236,6 +252,9 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 	observed := m.ObservedCol[m.ObservedPtr[row]:m.ObservedPtr[row+1]]
 	cand := make([]int, 0, m.Cols)
 	for j := range m.Cols {
+		if o.minObserved > 1 && int(o.counts[j]) < o.minObserved {
+			continue
+		}
 		if o.inclObs {
 			cand = append(cand, j)
 		} else if _, ok := slices.BinarySearch(observed, int32(j)); !ok {
@@ -299,12 +318,13 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 // writePairPredictions writes the predictions of pairs as CSV.
 func writePairPredictions(w io.Writer, m *fittedModel, pairs [][2]int, a float64) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"row_id", "col_id", "mean", "sd", "lower", "upper"}); err != nil {
+	if err := cw.Write([]string{"row_id", "col_id", "mean", "sd", "lower", "upper", "range"}); err != nil {
 		return err
 	}
 	for i, p := range m.predictPairs(pairs, a) {
 		pr := pairs[i]
-		if err := cw.Write(append([]string{m.RowIDs[pr[0]], m.ColIDs[pr[1]]}, p.fields()...)); err != nil {
+		rec := append([]string{m.RowIDs[pr[0]], m.ColIDs[pr[1]]}, p.fields()...)
+		if err := cw.Write(append(rec, m.rangeFlag(p.Mean))); err != nil {
 			return err
 		}
 	}
@@ -320,9 +340,10 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"row_id", "rank", "col_id", "mean", "sd", "lower", "upper"}); err != nil {
+	if err := cw.Write([]string{"row_id", "rank", "col_id", "mean", "sd", "lower", "upper", "range"}); err != nil {
 		return err
 	}
+	o.counts = m.columnCounts()
 	// Rows are ranked in batches, each row by one worker, and written in
 	// order after each batch.
 	const batch = 256
@@ -352,7 +373,7 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 		for i := lo; i < hi; i++ {
 			for r, rk := range results[i-lo] {
 				rec := append([]string{m.RowIDs[rows[i]], strconv.Itoa(r + 1), m.ColIDs[rk.col]}, rk.fields()...)
-				if err := cw.Write(rec); err != nil {
+				if err := cw.Write(append(rec, m.rangeFlag(rk.Mean))); err != nil {
 					return err
 				}
 			}

@@ -86,7 +86,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := predictCLI(t, "--pairs", pairsFile, "--level", "0.8", out)
-	if want := []string{"row_id", "col_id", "mean", "sd", "lower", "upper"}; !slices.Equal(recs[0], want) {
+	if want := []string{"row_id", "col_id", "mean", "sd", "lower", "upper", "range"}; !slices.Equal(recs[0], want) {
 		t.Fatalf("header %v, want %v", recs[0], want)
 	}
 	recs = recs[1:]
@@ -104,7 +104,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		if rec[0] != r.RowIDs[e.Row] || rec[1] != r.ColIDs[e.Col] {
 			t.Fatalf("line %d names %v, want %s, %s", i+2, rec[:2], r.RowIDs[e.Row], r.ColIDs[e.Col])
 		}
-		x := parseFloats(t, rec[2:])
+		x := parseFloats(t, rec[2:6])
 		// The same 40 products, averaged in another order (running
 		// means in process): equal to 1e-12.
 		sd := math.Sqrt(pooled.PredictiveVariance[i] + pooled.Sigma2Mean)
@@ -147,7 +147,7 @@ func TestPredictTop(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, incl := range []bool{false, true} {
-		args := []string{"--top", "3", "--rows", rowsFile, "--workers", "2", out}
+		args := []string{"--top", "3", "--rows", rowsFile, "--workers", "2", "--min-observed", "0", out}
 		if incl {
 			args = append([]string{"--include-observed"}, args...)
 		}
@@ -206,7 +206,7 @@ func TestPredictTopByLower(t *testing.T) {
 	differs := false
 	pruned, eligible := 0, 0
 	for _, incl := range []bool{false, true} {
-		recs := predictCLI(t, "--top", strconv.Itoa(n), "--by", "lower", "--level", "0.8", "--workers", "3", fmt.Sprint("--include-observed=", incl), out)[1:]
+		recs := predictCLI(t, "--top", strconv.Itoa(n), "--by", "lower", "--level", "0.8", "--workers", "3", "--min-observed", "0", fmt.Sprint("--include-observed=", incl), out)[1:]
 		if len(recs) != n*m.Rows {
 			t.Fatalf("%d lines, want %d", len(recs), n*m.Rows)
 		}
@@ -221,6 +221,7 @@ func TestPredictTopByLower(t *testing.T) {
 			slices.SortStableFunc(all, func(a, b ranked) int { return cmp.Compare(b.Lower, a.Lower) })
 			for r, rec := range recs[row*n : (row+1)*n] {
 				want := append([]string{m.RowIDs[row], strconv.Itoa(r + 1), m.ColIDs[all[r].col]}, all[r].fields()...)
+				want = append(want, m.rangeFlag(all[r].Mean))
 				if !slices.Equal(rec, want) {
 					t.Fatalf("include observed %v, row %d, rank %d: %v, want %v", incl, row, r+1, rec, want)
 				}

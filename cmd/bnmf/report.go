@@ -24,10 +24,12 @@ sampler is run.
 A study that repeats one of the paper's (its MovieLens dataset, kind and
 grid) gets the paper's names (Fig. 2, 4, 5, Tables 1 and 2) and values
 beside ours; any other is titled by the study and names its data by the
-config's dataset label. Held-out tables give the data's variance beside
-the MSEs and, when a study has baseline models, every model's skill
-against the best baseline (1 - MSE/MSE of the baseline, paired by
-repeat).
+config's dataset label. Held-out tables give the MSEs (the data's
+variance in their caption) and, when a study has baseline models, a
+table of its own gives every model's skill against the best baseline
+(1 - MSE/MSE of the baseline, paired by repeat). Each kind of warning is
+stated once, under the study's Warnings, with the settings it affects;
+the tables mark those settings with its number.
 
 Each study's data is loaded again, as its config.yaml names it (MovieLens
 from the data directory, a file of your own from its path relative to the

@@ -1,0 +1,53 @@
+//go:build unix
+
+package dataset
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestOpenFileDigestDetectsThroughPipe checks that a MovieLens
+// ratings.csv given through a named pipe, with no format, is read once:
+// its format found from the first line, cleaned as MovieLens, and hashed
+// whole.
+func TestOpenFileDigestDetectsThroughPipe(t *testing.T) {
+	content, err := os.ReadFile(filepath.Join("testdata", "ratings.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(content)
+	pipe := filepath.Join(t.TempDir(), "ratings")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skip("cannot make a named pipe:", err)
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		w, err := os.OpenFile(pipe, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = w.Write(content)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+		}
+		wrote <- err
+	}()
+	r, digest, err := OpenFileDigest(context.Background(), pipe, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if digest != hex.EncodeToString(sum[:]) {
+		t.Errorf("digest %s, want that of the whole file", digest)
+	}
+	if r.Format != "movielens-latest-small" || r.Rows != 4 || r.Cols != 3 || len(r.Entries) != 12 {
+		t.Errorf("format %q, %d x %d with %d ratings; want movielens-latest-small, cleaned to 4 x 3 with 12", r.Format, r.Rows, r.Cols, len(r.Entries))
+	}
+}
