@@ -17,7 +17,10 @@ type Cell struct {
 	Rank       int     `json:"rank"`
 	Fraction   float64 `json:"fraction,omitempty"`    // fraction unobserved (sparsity)
 	NoiseRatio float64 `json:"noise_ratio,omitempty"` // noise-to-signal variance ratio (noise)
-	Repeat     int     `json:"repeat"`                // 0-based
+	// Fold is the inner fold of a nested cross-validation, from 1; 0
+	// for the cell scored on its outer fold (and in every other kind).
+	Fold   int `json:"fold,omitempty"`
+	Repeat int `json:"repeat"` // 0-based; the (outer) fold in cross-validation studies
 }
 
 // Record is what the result store keeps for one finished (or failed) cell.
