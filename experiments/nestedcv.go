@@ -32,7 +32,12 @@ import (
 // (dataset.CrossValidationFolds, up to 1000 draws as upstream). The
 // outer partition depends on the base seed only and the inner one of
 // outer fold o on (base seed, o), so every model and rank sees the same
-// folds; upstream draws a fresh inner partition for each K.
+// folds; upstream draws a fresh inner partition for each K. An outer
+// fold whose training part admits no inner partition (a row or column
+// with too few entries left) keeps its cells: the inner ones fail with
+// that error, the manifest warns, and NestedChoices falls back to the
+// first listed rank, as upstream does when its inner loop cannot draw
+// folds (12 of its 25 outer folds on CCLE EC50).
 const KindNestedCV = "nested-cv"
 
 // nestedFoldAttempts is the number of partitions a nested cross-validation
@@ -72,7 +77,7 @@ func (nestedCVKind) prepare(ctx context.Context, p *Plan) (cellSource, error) {
 	if err != nil {
 		return nil, cfg.errorf("repeats", "%d outer folds of %s: %v", k, d.Name, err)
 	}
-	s := nestedCells{rows: d.Rows, cols: d.Cols, entries: d.Entries, outer: outer, inner: make([][]int, k)}
+	s := nestedCells{rows: d.Rows, cols: d.Cols, entries: d.Entries, outer: outer, inner: make([][]int, k), innerErr: make([]error, k)}
 	for o := range k {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: drawing the folds: %w", cfg.file, err)
@@ -81,7 +86,7 @@ func (nestedCVKind) prepare(ctx context.Context, p *Plan) (cellSource, error) {
 		s.inner[o], err = dataset.CrossValidationFolds(d.Rows, d.Cols, train, k, dataset.StratifyColumns,
 			nestedFoldAttempts, FoldSource(cfg.Seed, dataset.StratifyColumns, o))
 		if err != nil {
-			return nil, cfg.errorf("repeats", "%d inner folds of outer fold %d of %s: %v", k, o, d.Name, err)
+			s.innerErr[o] = fmt.Errorf("outer fold %d has no inner partition: %w", o, err)
 		}
 	}
 	return s, nil
@@ -96,6 +101,9 @@ type nestedCells struct {
 	// entries.
 	outer []int
 	inner [][]int
+	// innerErr[o] says why outer fold o has no inner partition, or is
+	// nil.
+	innerErr []error
 }
 
 func (s nestedCells) cellData(c Cell) (cellData, error) {
@@ -103,6 +111,9 @@ func (s nestedCells) cellData(c Cell) (cellData, error) {
 		return cellData{}, fmt.Errorf("cell %s: no outer fold %d or inner fold %d of %d", c, c.Repeat, c.Fold, len(s.inner))
 	}
 	train, test := splitFold(s.entries, s.outer, c.Repeat)
+	if c.Fold > 0 && s.innerErr[c.Repeat] != nil {
+		return cellData{}, s.innerErr[c.Repeat]
+	}
 	if c.Fold > 0 {
 		train, test = splitFold(train, s.inner[c.Repeat], c.Fold-1)
 	}
@@ -110,7 +121,15 @@ func (s nestedCells) cellData(c Cell) (cellData, error) {
 	return cellData{train: m, test: test}, err
 }
 
-func (nestedCells) describe(*Manifest) {}
+// describe warns of each outer fold without an inner partition.
+func (s nestedCells) describe(m *Manifest) {
+	for _, err := range s.innerErr {
+		if err != nil {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("nested cross-validation: %v; its inner cells fail, "+
+				"and it is scored at the first listed rank, as upstream does", err))
+		}
+	}
+}
 
 // InnerFoldAxis is the Axis of a nested cross-validation: Cell.Fold, the
 // inner fold (0 for the outer fold's own test).
