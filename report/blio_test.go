@@ -124,7 +124,7 @@ func TestBrouwerLioColumns(t *testing.T) {
 	}{
 		{"model selection", experiments.KindModelSelection, 3, true,
 			// GEE's at K 1: 12 ± 1.2 (10, 12, 14); at K 2: 8 ± 0.58, the lowest.
-			[]string{"| GEE (Brouwer & Lio) |",  " 12.0 ± 1.2 |", " **8.00 ± 0.58** |", "Brouwer & Lio's lowest at K = 2"},
+			[]string{"| GEE (Brouwer & Lio) |", " 12.0 ± 1.2 |", " **8.00 ± 0.58** |", "Brouwer & Lio's lowest at K = 2"},
 			// GTT runs with another tau, GRRN is not theirs, 555 is MovieLens.
 			[]string{"GTT (Brouwer & Lio)", "GRRN (Brouwer & Lio)", "555", "99"}},
 		{"model selection with other folds", experiments.KindModelSelection, 4, true,

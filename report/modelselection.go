@@ -95,7 +95,9 @@ func writeModelSelectionTable(w io.Writer, s *StudySummary, pub *published) erro
 	bestOurs := make(map[string]int)
 	bestTheirs := make(map[string]int)
 	for _, m := range s.Models {
-		bestOurs[m] = argminRank(s.Ranks, func(k int) Stat { return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE }) })
+		bestOurs[m] = argminRank(s.Ranks, func(k int) Stat {
+			return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })
+		})
 		bestTheirs[m] = argminRank(s.Ranks, func(k int) Stat { return theirs(m, k) })
 	}
 	for _, k := range s.Ranks {
@@ -165,14 +167,18 @@ func (modelSelectionReport) findings(s *StudySummary, _ PaperValues) string {
 	pub = pub.sameFolds(s.Study.Manifest.Repeats)
 	var parts []string
 	for _, m := range s.Models {
-		k := argminRank(s.Ranks, func(k int) Stat { return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE }) })
+		k := argminRank(s.Ranks, func(k int) Stat {
+			return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })
+		})
 		if k == 0 {
 			continue
 		}
 		p := fmt.Sprintf("%s at K = %d (%s)", m, k, fmtMeanSE(groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })))
 		if pub.has(m) {
 			theirs := argminRank(s.Ranks, func(k int) Stat {
-				return pub.stat(m, func(r *publishedValue) bool { return r.Metric == "MSE" && r.Setting == "K" && r.SettingValue == float64(k) })
+				return pub.stat(m, func(r *publishedValue) bool {
+					return r.Metric == "MSE" && r.Setting == "K" && r.SettingValue == float64(k)
+				})
 			})
 			p += fmt.Sprintf("; Brouwer & Lio's lowest at %s", rankOrDash(theirs))
 		}
