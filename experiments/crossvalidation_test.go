@@ -198,11 +198,24 @@ func TestNestedChoices(t *testing.T) {
 	if c := got[1]; c.Rank != 2 || c.Fallback || !math.IsNaN(c.TestMSE) || !math.IsNaN(c.InnerMSE[0]) {
 		t.Errorf("outer fold 1: %+v, want rank 2 (a tie with 3), no score, K 1 not a candidate", c)
 	}
-	none := NestedChoices(m, nil)
-	for _, c := range none {
-		if c.Rank != 3 || !c.Fallback {
-			t.Errorf("no records: %+v, want the first listed rank 3 as a fallback", c)
+	for _, c := range NestedChoices(m, nil) {
+		if c.Rank != 0 || c.Fallback || !math.IsNaN(c.TestMSE) {
+			t.Errorf("no records: %+v, want no rank yet", c)
 		}
+	}
+	// Every inner cell of outer fold 0 failed: the first listed rank,
+	// 3, scored by its outer cell.
+	var allFailed []Record
+	for _, k := range m.Ranks {
+		for f := 1; f <= 2; f++ {
+			r := rec(k, 0, f, 1)
+			r.Error = "no inner partition"
+			allFailed = append(allFailed, r)
+		}
+	}
+	allFailed = append(allFailed, rec(3, 0, 0, 6))
+	if c := NestedChoices(m, allFailed)[0]; c.Rank != 3 || !c.Fallback || c.TestMSE != 6 {
+		t.Errorf("failed inner cells: %+v, want the first listed rank 3 as a fallback, scored 6", c)
 	}
 }
 

@@ -163,9 +163,11 @@ type NestedChoice struct {
 	Ranks    []int
 	InnerMSE []float64
 	// Rank is the chosen rank: the candidate with the lowest InnerMSE,
-	// the smaller rank on a tie. With no candidate it is the first rank
-	// of the grid, as upstream falls back to its first parameters, and
-	// Fallback is set.
+	// the smaller rank on a tie. When no rank is a candidate and some
+	// inner cell failed, it is the first listed rank, as upstream falls
+	// back to its first parameters, and Fallback is set; when no rank is
+	// a candidate and no inner cell failed (the inner folds have not all
+	// run yet), it is 0.
 	Rank     int
 	Fallback bool
 	// TestMSE is the held-out MSE on the outer fold of the cell that
@@ -186,8 +188,16 @@ func NestedChoices(m Manifest, records []Record) []NestedChoice {
 		rank, outer, fold int
 	}
 	mse := make(map[at]float64)
+	type outerOf struct {
+		model string
+		outer int
+	}
+	failed := make(map[outerOf]bool)
 	for _, r := range records {
 		if r.Error != "" {
+			if r.Cell.Fold > 0 {
+				failed[outerOf{r.Cell.Model, r.Cell.Repeat}] = true
+			}
 			continue
 		}
 		mse[at{r.Cell.Model, r.Cell.Rank, r.Cell.Repeat, r.Cell.Fold}] = r.Metrics.TestMSE
@@ -213,7 +223,7 @@ func NestedChoices(m Manifest, records []Record) []NestedChoice {
 					best, ch.Rank = ch.InnerMSE[i], k
 				}
 			}
-			if math.IsInf(best, 1) && len(ranks) > 0 {
+			if math.IsInf(best, 1) && len(ranks) > 0 && failed[outerOf{model, o}] {
 				ch.Rank, ch.Fallback = m.Ranks[0], true
 			}
 			if v, ok := mse[at{model, ch.Rank, o, 0}]; ok {

@@ -78,7 +78,7 @@ func (nestedCVReport) tables(s *StudySummary, _ PaperValues, add tableAdder) err
 	}
 	folds := s.Study.Manifest.Repeats
 	caption := fmt.Sprintf("Per model: the K that %d inner folds chose in each of %d outer folds (the lowest mean inner held-out MSE over K %s; "+
-		"\"first\" marks an outer fold whose inner folds gave no result, scored at the first listed K as upstream does), "+
+		"\"first\" marks an outer fold whose inner cells failed, scored at the first listed K as upstream does, \"—\" one whose inner folds have not all run), "+
 		"and the held-out MSE of that K on the outer fold, mean ± standard error over the outer folds (n counts those with a score).",
 		folds, folds, fmtInts(s.Ranks)) + publishedCaption(pub, s,
 		"the K their inner loop chose in each outer fold and their outer-fold MSE, where their grid of K is ours")
@@ -100,7 +100,10 @@ func writeNestedCVTable(w io.Writer, s *StudySummary, choices []experiments.Nest
 			if c.Model != m {
 				continue
 			}
-			k := fmt.Sprintf("%d", c.Rank)
+			k := rankOrDash(c.Rank)
+			if c.Rank != 0 {
+				k = fmt.Sprintf("%d", c.Rank)
+			}
 			if c.Fallback {
 				k += " (first)"
 			}
