@@ -40,6 +40,14 @@ cross_validation,drug_sensitivity_gdsc,gdsc-ic50,GTT,gaussian_truncatednormal,,,
 cross_validation,drug_sensitivity_gdsc,gdsc-ic50,GTT,gaussian_truncatednormal,,,,2,,MSE,77,s,c
 cross_validation,drug_sensitivity_gdsc,gdsc-ic50,RowMean,baseline_average_row,,,,1,,MSE,60,s,c
 cross_validation,drug_sensitivity_gdsc,gdsc-ic50,RowMean,baseline_average_row,,,,2,,MSE,62,s,c
+sparsity,drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,8,fraction_unknown,0.3,,1,MSE,40,s,c
+sparsity,drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,8,fraction_unknown,0.3,,2,MSE,42,s,c
+sparsity,sameK_drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,5,fraction_unknown,0.3,,1,MSE,45,s,c
+sparsity,drug_sensitivity_gdsc,gdsc-ic50,GTT,gaussian_truncatednormal,8,fraction_unknown,0.3,,1,MSE,99,s,c
+noise,drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,8,noise_to_signal,0.5,,1,MSE,70,s,c
+noise,drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,8,noise_to_signal,0.5,,2,MSE,74,s,c
+convergence,drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,8,iteration,9,,mean,train_MSE,33,s,c
+convergence,drug_sensitivity_gdsc,gdsc-ic50,GEE,gaussian_exponential,8,iteration,10,,mean,train_MSE,31,s,c
 `
 
 // blioStudy builds a study of kind on gdsc-ic50 under root/study, with
@@ -48,6 +56,12 @@ cross_validation,drug_sensitivity_gdsc,gdsc-ic50,RowMean,baseline_average_row,,,
 // 100 + 10 rank + repeat + 3 fold (GEE) and seconds per sweep 0.1 rank.
 func blioStudy(t *testing.T, root, kind string, repeats int) *experiments.Study {
 	t.Helper()
+	return blioStudyWith(t, root, kind, repeats, "ranks: [1, 2]\n")
+}
+
+// blioStudyWith is blioStudy with the given ranks and grid (YAML lines).
+func blioStudyWith(t *testing.T, root, kind string, repeats int, grid string) *experiments.Study {
+	t.Helper()
 	src := "kind: " + kind + `
 dataset: {name: gdsc-ic50}
 models:
@@ -55,19 +69,18 @@ models:
   - {name: GTT, mu: 0, tau: 1, alpha_sigma: 1, beta_sigma: 1}
   - {name: GRRN}
   - {name: RowMean}
-ranks: [1, 2]
-repeats: ` + string(rune('0'+repeats)) + "\n"
+repeats: ` + string(rune('0'+repeats)) + "\n" + grid
 	cfg, err := experiments.ParseConfig("c.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := experiments.Manifest{Study: "s", Kind: kind, Dataset: "gdsc-ic50", Models: []string{"GEE", "GTT", "GRRN", "RowMean"},
-		Ranks: []int{1, 2}, Repeats: repeats, Cells: cfg.Cells()}
+		Ranks: cfg.Ranks, Fractions: cfg.Fractions, NoiseRatios: cfg.NoiseRatios, Repeats: repeats, Sweeps: cfg.Sweeps, Cells: cfg.Cells()}
 	st := &experiments.Study{Dir: filepath.Join(root, "study"), Manifest: m, Config: cfg}
 	for _, c := range m.Cells {
 		mse := 100 + 10*float64(c.Rank) + float64(c.Repeat) + 3*float64(c.Fold)
 		st.Records = append(st.Records, experiments.Record{Version: experiments.RecordVersion, Kind: kind, Cell: c,
-			Metrics: experiments.Metrics{TestMSE: mse, SecondsPerSweep: 0.1 * float64(c.Rank)}})
+			Metrics: experiments.Metrics{TrainMSE: mse / 2, TestMSE: mse, SecondsPerSweep: 0.1 * float64(c.Rank)}})
 	}
 	return st
 }
@@ -119,28 +132,44 @@ func TestBrouwerLioColumns(t *testing.T) {
 	tests := []struct {
 		name, kind string
 		repeats    int
+		grid       string // ranks and the kind's grid, YAML; default ranks 1, 2
 		published  bool
 		want, not  []string
 	}{
-		{"model selection", experiments.KindModelSelection, 3, true,
+		{"model selection", experiments.KindModelSelection, 3, "", true,
 			// GEE's at K 1: 12 ± 1.2 (10, 12, 14); at K 2: 8 ± 0.58, the lowest.
 			[]string{"| GEE (Brouwer & Lio) |", " 12.0 ± 1.2 |", " **8.00 ± 0.58** |", "Brouwer & Lio's lowest at K = 2"},
 			// GTT runs with another tau, GRRN is not theirs, 555 is MovieLens.
 			[]string{"GTT (Brouwer & Lio)", "GRRN (Brouwer & Lio)", "555", "99"}},
-		{"model selection with other folds", experiments.KindModelSelection, 4, true,
+		{"model selection with other folds", experiments.KindModelSelection, 4, "", true,
 			[]string{"No \"(Brouwer & Lio)\" columns"}, []string{"GEE (Brouwer & Lio)"}},
-		{"runtime", experiments.KindRuntime, 2, true,
+		{"runtime", experiments.KindRuntime, 2, "", true,
 			// Ours 0.1 s at K 1 over their 0.5: ratio 0.2; they did not time K 2.
 			[]string{"seconds per iteration (Brouwer & Lio)", " 0.500 |", " 0.20 |", "0.20 to 0.20 times"},
 			[]string{"| 3 "}},
-		{"nested cross-validation", experiments.KindNestedCV, 2, true,
+		{"nested cross-validation", experiments.KindNestedCV, 2, "", true,
 			// Ours: the inner means are lowest at K 1 (MSE rises with K),
 			// scored 110 and 111 on the outer folds. Theirs: GEE's grid is
 			// ours (1, 2): chosen 2, 1 and 32 ± 2.0; GTT's grid (3) differs
 			// and its hyperparameters too; RowMean has no K.
 			[]string{"| GEE     |     1, 1 | 110.50 ± 0.50 |", "chosen K (Brouwer & Lio)", " 2, 1 |", "32.0 ± 2.0", "61.0 ± 1.0", "(Brouwer & Lio: 32.0 ± 2.0)"},
 			[]string{"77"}},
-		{"no table", experiments.KindModelSelection, 3, false,
+		{"sparsity", experiments.KindSparsity, 2, "ranks: [5, 8]\nfractions: [0.3, 0.5]\n", true,
+			// GEE at K 8 and 0.3: ours 100 + 80 + repeat 0, 1 = 180.50 ±
+			// 0.50, theirs 41.0 ± 1.0; none at 0.5. Their K 5 row is of
+			// another experiment (same K): it stands beside our K 5.
+			[]string{"| GEE, K = 8 (Brouwer & Lio) |", "| 0.3 ", " 180.50 ± 0.50 |", " 41.0 ± 1.0 |", " 45.0 |"},
+			[]string{"GTT, K = 8", "99"}},
+		{"sparsity at other ranks", experiments.KindSparsity, 2, "ranks: [3]\nfractions: [0.3]\n", true,
+			nil, []string{"Brouwer & Lio"}},
+		{"noise", experiments.KindNoise, 2, "ranks: [8]\nnoise_ratios: [0.5, 1]\n", true,
+			[]string{"| noise-to-signal ratio |", " 72.0 ± 2.0 |"}, []string{"GTT, K = 8"}},
+		{"convergence at their iteration", experiments.KindConvergence, 2, "ranks: [8]\nsweeps: 10\nburn_in: 5\n", true,
+			// Ours: train MSE 90 and 90.5; theirs after 10 iterations 31.
+			[]string{"| GEE   | 8 | 90.25 ± 0.25 |", " 31.0 |"}, []string{" 33.0 "}},
+		{"convergence at another length", experiments.KindConvergence, 2, "ranks: [8]\nsweeps: 12\nburn_in: 5\n", true,
+			nil, []string{"Brouwer & Lio"}},
+		{"no table", experiments.KindModelSelection, 3, "", false,
 			[]string{"No \"(Brouwer & Lio)\" columns"}, []string{"(Brouwer & Lio) |", "Brouwer & Lio's lowest"}},
 	}
 	for _, tt := range tests {
@@ -149,7 +178,11 @@ func TestBrouwerLioColumns(t *testing.T) {
 			if tt.published {
 				writePublished(t, root)
 			}
-			got := kindTables(t, blioStudy(t, root, tt.kind, tt.repeats))
+			grid := tt.grid
+			if grid == "" {
+				grid = "ranks: [1, 2]\n"
+			}
+			got := kindTables(t, blioStudyWith(t, root, tt.kind, tt.repeats, grid))
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("missing %q in\n%s", w, got)

@@ -112,7 +112,10 @@ func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error 
 			caption("clean", func(g *Group) Stat { return g.CleanVariance }),
 			func(b *bytes.Buffer) error { return WriteNoiseTable(b, s, true) })
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return addBrouwerLioNoiseTable(s, add)
 }
 
 func (noiseReport) findings(s *StudySummary, _ PaperValues) string { return noiseFindings(s) }

@@ -31,8 +31,10 @@ const blioColumn = " (Brouwer & Lio)"
 // publishedValue is one row of the published table.
 type publishedValue struct {
 	// Study is upstream's study directory (model_selection, ...),
-	// Dataset our name of the data, Model our name of the model.
-	Study, Dataset, Model string
+	// Experiment its experiment directory (the dataset, with a sameK_
+	// prefix where every model ran at K = 5), Dataset our name of the
+	// data, Model our name of the model.
+	Study, Experiment, Dataset, Model string
 	// K is the rank the experiment fixes for the model, -1 when the
 	// table leaves it empty.
 	K int
@@ -81,7 +83,7 @@ func readPublished(r io.Reader, study, dataset string) ([]publishedValue, error)
 		if rec[0] != study || rec[2] != dataset {
 			continue
 		}
-		v := publishedValue{Study: rec[0], Dataset: rec[2], Model: rec[3], K: -1, Setting: rec[6],
+		v := publishedValue{Study: rec[0], Experiment: rec[1], Dataset: rec[2], Model: rec[3], K: -1, Setting: rec[6],
 			SettingValue: math.NaN(), Replicate: rec[9], Metric: rec[10]}
 		bad := func(col string, err error) error { return fmt.Errorf("line %d: %s: %w", line, col, err) }
 		if rec[5] != "" {
@@ -127,6 +129,9 @@ type published struct {
 // s: nil when the table is absent or has none for s's dataset and models.
 // An unreadable table is an error.
 func publishedFor(s *StudySummary, study string) (*published, error) {
+	if !slices.ContainsFunc(s.Models, func(m string) bool { return sameHyperparameters(s, study, m) }) {
+		return nil, nil // no need to read the table
+	}
 	path := publishedPath(s)
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -165,27 +170,65 @@ func publishedFor(s *StudySummary, study string) (*published, error) {
 func (p *published) has(model string) bool { return p != nil && slices.Contains(p.models, model) }
 
 // stat summarises the values of model's rows that match: over
-// replicates when upstream gives them, else its own published mean.
+// replicates when upstream gives them, else its own published mean. When
+// rows of several of their experiments match (their sparsity study on
+// MovieLens 100K at K = 5 ran once with 10 and once with 20 repeats), it
+// returns nothing: statRepeats tells them apart.
 func (p *published) stat(model string, match func(*publishedValue) bool) Stat {
+	return p.statRepeats(model, 0, match)
+}
+
+// statRepeats is stat, and when rows of several experiments match, the
+// statistic of the one experiment with n replicates (none if n is 0 or
+// no single experiment has n).
+func (p *published) statRepeats(model string, n int, match func(*publishedValue) bool) Stat {
 	if p == nil {
 		return Stat{}
 	}
-	var reps, means []float64
+	type values struct{ reps, means []float64 }
+	byExp := make(map[string]*values)
+	var exps []string
 	for i := range p.rows {
 		r := &p.rows[i]
 		if r.Model != model || !match(r) {
 			continue
 		}
+		v, ok := byExp[r.Experiment]
+		if !ok {
+			v = &values{}
+			byExp[r.Experiment] = v
+			exps = append(exps, r.Experiment)
+		}
 		if r.Replicate == "mean" {
-			means = append(means, r.Value)
+			v.means = append(v.means, r.Value)
 		} else {
-			reps = append(reps, r.Value)
+			v.reps = append(v.reps, r.Value)
 		}
 	}
-	if len(reps) > 0 {
-		return newStat(reps)
+	stats := make([]Stat, 0, len(exps))
+	for _, e := range exps {
+		if v := byExp[e]; len(v.reps) > 0 {
+			stats = append(stats, newStat(v.reps))
+		} else {
+			stats = append(stats, newStat(v.means))
+		}
 	}
-	return newStat(means)
+	switch {
+	case len(stats) == 1:
+		return stats[0]
+	case n == 0:
+		return Stat{}
+	}
+	var found []Stat
+	for _, st := range stats {
+		if st.N+st.NonFinite == n {
+			found = append(found, st)
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return Stat{}
 }
 
 // upstreamHyperparameters returns the hyperparameters of Brouwer & Lio's

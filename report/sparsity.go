@@ -345,9 +345,13 @@ func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder)
 			return err
 		}
 	}
-	return add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
+	err := add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
 		statsCaption+"; the lowest per row in bold."+extra,
 		func(b *bytes.Buffer) error { return WriteSparsityTable(b, s) })
+	if err != nil {
+		return err
+	}
+	return addBrouwerLioSparsityTable(s, add)
 }
 
 func (sparsityReport) findings(s *StudySummary, paper PaperValues) string {
