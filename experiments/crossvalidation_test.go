@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -258,7 +259,17 @@ func TestCrossValidationRun(t *testing.T) {
 			if len(st.Records) != len(p.Manifest.Cells) {
 				t.Fatalf("%d records for %d cells", len(st.Records), len(p.Manifest.Cells))
 			}
+			_, linux := os.Stat("/proc/loadavg")
 			for _, r := range st.Records {
+				// Only runtime records keep the load and the workers.
+				wantLoads := 0
+				if kind == KindRuntime && linux == nil {
+					wantLoads = 2
+				}
+				if len(r.LoadAverage) != wantLoads || (r.SamplerWorkers == 1) != (kind == KindRuntime) {
+					t.Errorf("%s: load averages %v and %d sampler workers; want %d load averages, and 1 worker for runtime studies only",
+						r.Cell, r.LoadAverage, r.SamplerWorkers, wantLoads)
+				}
 				held := r.TestEntries > 0
 				if r.Error != "" || held != (kind != KindRuntime) || r.TrainEntries+r.TestEntries > len(p.data.Entries) ||
 					(held && !(r.Metrics.TestMSE > 0 && r.Metrics.TestMSE < math.MaxFloat64)) || !(r.Metrics.SecondsPerSweep > 0) {

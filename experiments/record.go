@@ -28,7 +28,7 @@ type Cell struct {
 type Record struct {
 	Version    int    `json:"version"`
 	Study      string `json:"study"`       // the config's name
-	Kind       string `json:"kind"`        // KindConvergence, KindSparsity or KindNoise
+	Kind       string `json:"kind"`        // one of KindNames
 	ConfigHash string `json:"config_hash"` // hash of the canonical config
 	Cell       Cell   `json:"cell"`
 	Seed       uint64 `json:"seed"` // the cell's derived seed
@@ -73,8 +73,15 @@ type Record struct {
 	// existed); what they flag is in Warnings, prefixed "convergence:".
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 
-	WallSeconds float64  `json:"wall_seconds"`
-	Versions    Versions `json:"versions"`
+	WallSeconds float64 `json:"wall_seconds"`
+	// LoadAverage holds the machine's one-minute load average when the
+	// cell started and when it finished, and SamplerWorkers the sampler
+	// workers its chains ran with: what a time per sweep depends on
+	// besides the model. Only runtime studies record them, load averages
+	// only where the system reports one (Linux).
+	LoadAverage    []float64 `json:"load_average,omitempty"`
+	SamplerWorkers int       `json:"sampler_workers,omitempty"`
+	Versions       Versions  `json:"versions"`
 
 	// Error is set when the cell failed; the metrics are then meaningless.
 	Error    string   `json:"error,omitempty"`

@@ -1,8 +1,11 @@
 package experiments
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
@@ -18,8 +21,10 @@ import (
 // other chains of the same study (the runner runs cells side by side and
 // gives each max(1, workers/running) sampler workers) and other programs.
 // A runtime study is comparable only with itself, run on one otherwise
-// idle machine with workers: 1 and one cell at a time (bnmf run -workers
-// 1), and its report says so.
+// idle machine one cell at a time (bnmf run -workers 1), and its report
+// says so. Its records keep the machine's one-minute load average at the
+// start and end of each cell and the chain's sampler workers
+// (Record.LoadAverage, Record.SamplerWorkers), so that a loaded run shows.
 const KindRuntime = "runtime"
 
 type runtimeKind struct{}
@@ -65,3 +70,29 @@ type runtimeCells struct{ full *bnmf.Matrix }
 func (s runtimeCells) cellData(Cell) (cellData, error) { return cellData{train: s.full}, nil }
 
 func (runtimeCells) describe(*Manifest) {}
+
+// loadMeasurer is implemented by the kinds whose records keep the
+// machine's load and the sampler workers (Record.LoadAverage,
+// Record.SamplerWorkers).
+type loadMeasurer interface{ measuresLoad() }
+
+func (runtimeKind) measuresLoad() {}
+
+// kind returns the Kind of the plan's config.
+func (p *Plan) kind() Kind { return p.Config.kind() }
+
+// appendLoadAverage appends the machine's one-minute load average, read
+// from /proc/loadavg, to xs; where that file is missing or unreadable (a
+// system other than Linux) it returns xs unchanged.
+func appendLoadAverage(xs []float64) []float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return xs
+	}
+	field, _, _ := bytes.Cut(b, []byte(" "))
+	l, err := strconv.ParseFloat(string(field), 64)
+	if err != nil {
+		return xs
+	}
+	return append(xs, l)
+}

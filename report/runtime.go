@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // runtimeReport is the report of a runtime study (Brouwer & Lio's
@@ -28,7 +30,8 @@ func (runtimeReport) tables(s *StudySummary, _ PaperValues, add tableAdder) erro
 	if err != nil {
 		return err
 	}
-	caption := statsCaption + " of the seconds per sweep (the chain's wall-clock time over its sweeps), a row per model and K." + runtimeCaveat +
+	caption := statsCaption + " of the seconds per sweep (the chain's wall-clock time over its sweeps), a row per model and K; " +
+		"\"load\" is the range of the machine's one-minute load average at the start and end of its cells, \"sampler workers\" those of its chains." + runtimeCaveat +
 		publishedCaption(pub, s, "their seconds per iteration (one run per K, Python 2 on their machine in 2017), and the ratio of our mean to theirs")
 	return add("runtime.md", "Seconds per sweep against K", caption,
 		func(b *bytes.Buffer) error { return writeRuntimeTable(b, s, pub) })
@@ -44,7 +47,8 @@ func theirSeconds(pub *published, model string, k int) Stat {
 // writeRuntimeTable writes a row per model and rank: our seconds per
 // sweep and, where they timed the model at that K, theirs and the ratio.
 func writeRuntimeTable(w io.Writer, s *StudySummary, pub *published) error {
-	t := mdTable{header: []string{"Model", "K", "seconds per sweep"}}
+	loads := runtimeLoads(s)
+	t := mdTable{header: []string{"Model", "K", "seconds per sweep", "load", "sampler workers"}}
 	if pub != nil {
 		t.header = append(t.header, "seconds per iteration"+blioColumn, "ratio (ours / theirs)")
 	}
@@ -54,7 +58,8 @@ func writeRuntimeTable(w io.Writer, s *StudySummary, pub *published) error {
 			if g == nil {
 				continue
 			}
-			row := []string{m, fmt.Sprintf("%d", k), statCell(g, g.SecondsPerSweep, false, &t.notes)}
+			l := loads[Key{Model: m, Rank: k}]
+			row := []string{m, fmt.Sprintf("%d", k), statCell(g, g.SecondsPerSweep, false, &t.notes), l.load(), l.workers()}
 			if pub != nil {
 				theirs := theirSeconds(pub, m, k)
 				ratio := "—"
@@ -67,6 +72,69 @@ func writeRuntimeTable(w io.Writer, s *StudySummary, pub *published) error {
 		}
 	}
 	return t.render(w)
+}
+
+// runtimeLoad is the range of the load averages and sampler workers the
+// records of one model and rank kept.
+type runtimeLoad struct {
+	lo, hi           float64
+	minW, maxW, seen int
+	loads            int
+}
+
+// load formats the range of load averages, "—" for none.
+func (l runtimeLoad) load() string {
+	switch {
+	case l.loads == 0:
+		return "—"
+	case l.lo == l.hi:
+		return fmtG(l.lo)
+	}
+	return fmtG(l.lo) + "–" + fmtG(l.hi)
+}
+
+// workers formats the range of sampler workers, "—" for none.
+func (l runtimeLoad) workers() string {
+	switch {
+	case l.seen == 0:
+		return "—"
+	case l.minW == l.maxW:
+		return fmt.Sprintf("%d", l.minW)
+	}
+	return fmt.Sprintf("%d–%d", l.minW, l.maxW)
+}
+
+// runtimeLoads returns, per model and rank, the range of the load
+// averages and sampler workers of s's records (experiments.Record).
+func runtimeLoads(s *StudySummary) map[Key]runtimeLoad {
+	expected := make(map[experiments.Cell]bool)
+	for _, c := range expectedCells(s.Study.Manifest) {
+		expected[c] = true
+	}
+	records, _ := acceptRecords(s.Study, expected)
+	out := make(map[Key]runtimeLoad)
+	for _, r := range records {
+		k := keyOf(r.Cell)
+		l := out[k]
+		for _, x := range r.LoadAverage {
+			if l.loads == 0 || x < l.lo {
+				l.lo = x
+			}
+			if l.loads == 0 || x > l.hi {
+				l.hi = x
+			}
+			l.loads++
+		}
+		if r.SamplerWorkers > 0 {
+			if l.seen == 0 || r.SamplerWorkers < l.minW {
+				l.minW = r.SamplerWorkers
+			}
+			l.maxW = max(l.maxW, r.SamplerWorkers)
+			l.seen++
+		}
+		out[k] = l
+	}
+	return out
 }
 
 func (runtimeReport) findings(s *StudySummary, _ PaperValues) string {
