@@ -143,10 +143,13 @@ func TestBrouwerLioColumns(t *testing.T) {
 		want, not  []string
 	}{
 		{"model selection", experiments.KindModelSelection, 3, "", true,
-			// GEE's at K 1: 12 ± 1.2 (10, 12, 14); at K 2: 8 ± 0.58, the lowest.
-			[]string{"| GEE (Brouwer & Lio) |", " 12.0 ± 1.2 |", " **8.00 ± 0.58** |", "Brouwer & Lio's lowest at K = 2"},
-			// GTT runs with another tau, GRRN is not theirs, 555 is MovieLens.
-			[]string{"GTT (Brouwer & Lio)", "GRRN (Brouwer & Lio)", "555", "99"}},
+			// Ours at K 1: 111.00 ± 0.58 (110, 111, 112), the lowest; at K 2
+			// 121. Their GEE at K 1: 12 ± 1.2 (10, 12, 14); at K 2: 8 ± 0.58,
+			// the lowest.
+			[]string{"| K = 1     | **111.00 ± 0.58** |", "| GEE (Brouwer & Lio) |", " 12.0 ± 1.2 |", " **8.00 ± 0.58** |", "Brouwer & Lio's lowest at K = 2"},
+			// GTT runs with another tau, GRRN is not theirs, 555 is
+			// MovieLens; the baseline RowMean has no lowest K.
+			[]string{"GTT (Brouwer & Lio)", "GRRN (Brouwer & Lio)", "555", "99", "| **111.00 ± 0.58** |\n", "RowMean at K", "| **121"}},
 		{"model selection with other folds", experiments.KindModelSelection, 4, "", true,
 			[]string{"No \"(Brouwer & Lio)\" columns"}, []string{"GEE (Brouwer & Lio)"}},
 		{"runtime", experiments.KindRuntime, 2, "", true,
@@ -158,7 +161,7 @@ func TestBrouwerLioColumns(t *testing.T) {
 			// scored 110 and 111 on the outer folds. Theirs: GEE's grid is
 			// ours (1, 2): chosen 2, 1 and 32 ± 2.0; GTT's grid (3) differs
 			// and its hyperparameters too; RowMean has no K.
-			[]string{"| GEE     |     1, 1 | 110.50 ± 0.50 |", "chosen K (Brouwer & Lio)", " 2, 1 |", "32.0 ± 2.0", "61.0 ± 1.0", "(Brouwer & Lio: 32.0 ± 2.0)"},
+			[]string{"| GEE     |     1, 1 | 110.50 ± 0.50 |", "| RowMean | — (no K) |", "chosen K (Brouwer & Lio)", " 2, 1 |", "32.0 ± 2.0", "61.0 ± 1.0", "(Brouwer & Lio: 32.0 ± 2.0)"},
 			[]string{"77"}},
 		{"sparsity", experiments.KindSparsity, 2, "ranks: [5, 8]\nfractions: [0.3, 0.5]\n", true,
 			// GEE at K 8 and 0.3: ours 100 + 80 + repeat 0, 1 = 180.50 ±

@@ -28,7 +28,7 @@ func (modelSelectionReport) tables(s *StudySummary, _ PaperValues, add tableAdde
 		return err
 	}
 	pub = pub.sameFolds(s.Study.Manifest.Repeats)
-	caption := fmt.Sprintf("Mean ± standard error over the %d folds of one partition of the observed entries (every rank and model on the same folds); the lowest per model in bold.",
+	caption := fmt.Sprintf("Mean ± standard error over the %d folds of one partition of the observed entries (every rank and model on the same folds); the lowest per model in bold (none for the baselines, whose predictions do not depend on K).",
 		s.Study.Manifest.Repeats) + publishedCaption(pub, s,
 		"their mean ± standard error over their folds (a fresh partition for each K), at the same K")
 	return add("model-selection.md", "Held-out MSE against K (model selection)", caption,
@@ -95,9 +95,11 @@ func writeModelSelectionTable(w io.Writer, s *StudySummary, pub *published) erro
 	bestOurs := make(map[string]int)
 	bestTheirs := make(map[string]int)
 	for _, m := range s.Models {
-		bestOurs[m] = argminRank(s.Ranks, func(k int) Stat {
-			return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })
-		})
+		if !isBaseline(m) { // a baseline's predictions do not depend on K
+			bestOurs[m] = argminRank(s.Ranks, func(k int) Stat {
+				return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })
+			})
+		}
 		bestTheirs[m] = argminRank(s.Ranks, func(k int) Stat { return theirs(m, k) })
 	}
 	for _, k := range s.Ranks {
@@ -170,7 +172,7 @@ func (modelSelectionReport) findings(s *StudySummary, _ PaperValues) string {
 		k := argminRank(s.Ranks, func(k int) Stat {
 			return groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })
 		})
-		if k == 0 {
+		if k == 0 || isBaseline(m) {
 			continue
 		}
 		p := fmt.Sprintf("%s at K = %d (%s)", m, k, fmtMeanSE(groupStat(s, Key{Model: m, Rank: k}, func(g *Group) Stat { return g.TestMSE })))

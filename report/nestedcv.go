@@ -117,7 +117,11 @@ func writeNestedCVTable(w io.Writer, s *StudySummary, choices []experiments.Nest
 		if st.N < s.Study.Manifest.Repeats {
 			cell += fmt.Sprintf(" (n=%d/%d)", st.N, s.Study.Manifest.Repeats)
 		}
-		row := []string{m, strings.Join(ks, ", "), cell}
+		chosen := strings.Join(ks, ", ")
+		if isBaseline(m) {
+			chosen = "— (no K)" // its predictions do not depend on K
+		}
+		row := []string{m, chosen, cell}
 		if pub != nil {
 			if pub.has(m) {
 				row = append(row, theirChosen(pub, m), blioCell(pub.stat(m, func(r *publishedValue) bool {
