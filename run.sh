@@ -29,7 +29,9 @@ Extra flags for "bnmf run" go in BNMF_RUN_FLAGS, for example
 BNMF_RUN_FLAGS="--workers 4 --repeats 3"; see bin/bnmf run --help.
 Ctrl-C or SIGTERM stops the run within a sweep, keeping finished cells.
 The exit status is bnmf run's: 3 when some cells failed (the reports
-are rendered all the same), 130 or 143 after SIGINT or SIGTERM.
+are rendered all the same), 4 when another running bnmf holds cells
+that were not stored yet (no reports), 130 or 143 after SIGINT or
+SIGTERM.
 USAGE
 }
 

@@ -2,6 +2,7 @@ package bnmf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -57,11 +58,17 @@ func ChainSeed(seed uint64, c int) uint64 {
 // depend on s.Workers. s.Recorder, if not nil, receives the sweeps of
 // every chain (SweepStats.Chain tells them apart), one call at a time, and
 // so does s.Draws (Draw.Chain tells them apart).
+// With s.Auto the chains run in blocks until its stopping rule says
+// stop (see AutoSweeps), each chain's Result.Settings saying how many
+// sweeps it ran; all n chains are then held in memory at once.
 // The first chain that fails stops the others, and its error is returned;
 // a cancelled ctx stops every chain within a sweep.
 func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n int) (*Chains, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("bnmf: RunChains needs at least one chain; got %d", n)
+	}
+	if model == nil || train == nil {
+		return nil, errors.New("bnmf: Run needs a model and training data")
 	}
 	s, err := s.resolved()
 	if err != nil {
@@ -69,51 +76,24 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 	}
 	parallel := min(n, s.Workers)
 	perChain := max(1, s.Workers/parallel)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	// One lock serialises the calls of every chain to the caller's
-	// recorders.
-	var mu sync.Mutex
 	out := &Chains{Results: make([]*Result, n)}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				cs := s
-				cs.Seed = ChainSeed(s.Seed, c)
-				cs.Workers = perChain
-				cs.deferScores = n > 1
-				if s.Recorder != nil {
-					cs.Recorder = chainRecorder{chainSink[SweepStats]{&mu, c, s.Recorder.Record}}
-				}
-				if s.Draws != nil {
-					cs.Draws = chainDraws{chainSink[Draw]{&mu, c, s.Draws.RecordDraw}}
-				}
-				res, err := Run(ctx, model, train, cs)
-				if err != nil {
-					if n > 1 {
-						err = fmt.Errorf("chain %d: %w", c, err)
-					}
-					cancel(err)
-					continue
-				}
-				out.Results[c] = res
-			}
-		}()
-	}
-	for c := range n {
-		if ctx.Err() != nil {
-			break
+	if s.Auto != nil && !isPointEstimate(model) {
+		if out.Results, err = runAuto(ctx, model, train, s, n, parallel, perChain); err != nil {
+			return nil, err
 		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return nil, err
+	} else {
+		s.Auto = nil
+		// One lock serialises the calls of every chain to the caller's
+		// recorders.
+		var mu sync.Mutex
+		err := eachChain(ctx, n, parallel, func(c int) error {
+			res, err := run(ctx, model, train, chainSettings(s, c, perChain, &mu), n > 1)
+			out.Results[c] = res
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range out.Results {
 		r.Settings.Workers = s.Workers // as given, not the chain's share
@@ -133,6 +113,63 @@ func RunChains(ctx context.Context, model Model, train *Matrix, s Settings, n in
 		}
 	}
 	return out, nil
+}
+
+// chainSettings returns the settings of chain c that RunChains runs with
+// settings s and perChain workers, its recorders passing their calls on
+// to s's one at a time under mu.
+func chainSettings(s Settings, c, perChain int, mu *sync.Mutex) Settings {
+	cs := s
+	cs.Seed = ChainSeed(s.Seed, c)
+	cs.Workers = perChain
+	if s.Recorder != nil {
+		cs.Recorder = chainRecorder{chainSink[SweepStats]{mu, c, s.Recorder.Record}}
+	}
+	if s.Draws != nil {
+		cs.Draws = chainDraws{chainSink[Draw]{mu, c, s.Draws.RecordDraw}, s.Draws}
+	}
+	return cs
+}
+
+// eachChain calls run for chains 0 to n-1, up to parallel at once. The
+// first error cancels the calls not yet started and the context of those
+// under way (which run must watch), and is returned, with the chain's
+// index when n > 1.
+func eachChain(ctx context.Context, n, parallel int, run func(c int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				if err := run(c); err != nil {
+					if n > 1 {
+						err = fmt.Errorf("chain %d: %w", c, err)
+					}
+					cancel(err)
+				}
+			}
+		}()
+	}
+	for c := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// isPointEstimate reports whether model is registered as a point
+// estimate (NMF, a baseline), which has no posterior.
+func isPointEstimate(model Model) bool {
+	spec, ok := Lookup(model.Name())
+	return ok && spec.PointEstimate
 }
 
 // chainSink passes one chain's records to a callback shared by every
@@ -160,10 +197,22 @@ type chainRecorder struct{ chainSink[SweepStats] }
 
 func (c chainRecorder) Record(st SweepStats) error { return c.put(st) }
 
-// chainDraws is a chain's DrawRecorder in RunChains.
-type chainDraws struct{ chainSink[Draw] }
+// chainDraws is a chain's DrawRecorder in RunChains; to is the caller's.
+type chainDraws struct {
+	chainSink[Draw]
+	to DrawRecorder
+}
 
 func (c chainDraws) RecordDraw(d Draw) error { return c.put(d) }
+
+// RestartDraws passes the call on to the caller's recorder with the
+// chain's index, when it is a DrawRestarter; runAuto holds the lock.
+func (c chainDraws) RestartDraws(_, kept int) error {
+	if d, ok := c.to.(DrawRestarter); ok {
+		return d.RestartDraws(c.chain, kept)
+	}
+	return nil
+}
 
 // poolResults combines the results of chains that kept the same number of
 // sweeps; see Chains.Pooled.
@@ -205,6 +254,7 @@ func poolResults(rs []*Result) *Result {
 	meanW.Scale(inv, meanW)
 	meanZ.Scale(inv, meanZ)
 	p.MeanW, p.MeanZ = meanW, meanZ
+	p.Hyper = poolHyperDraws(rs)
 	test := first.Settings.Test
 	if nt == 0 {
 		return p

@@ -236,8 +236,8 @@ func TestRunChainsNoBurnIn(t *testing.T) {
 			t.Fatal(err)
 		}
 		for c, r := range ch.Results {
-			if r.Kept != 30 || r.Settings.BurnIn != 0 {
-				t.Errorf("%d chains, chain %d: kept %d sweeps with burn-in %d, want 30 and 0", n, c, r.Kept, r.Settings.BurnIn)
+			if r.Kept != 30 || r.Settings.BurnInSweeps() != 0 || r.Settings.BurnIn != NoBurnIn {
+				t.Errorf("%d chains, chain %d: kept %d sweeps with burn-in %d (BurnIn %d), want 30, 0 and NoBurnIn", n, c, r.Kept, r.Settings.BurnInSweeps(), r.Settings.BurnIn)
 			}
 		}
 		again, err := Run(context.Background(), GRRN{}, train, ch.Results[0].Settings)

@@ -44,6 +44,10 @@ type factorSide struct {
 	pos   []int32   // for each entry, its row-major position; nil for rows
 	prior prior
 	line  lineFunc // bound update of one line, set once
+	// real is set when prior is a realPrior, whose entries are drawn
+	// from untruncated normals; global is prior as a globalPrior, or nil.
+	real   bool
+	global globalPrior
 
 	// With Settings.Float32Factors: float32 copies of x and of other,
 	// the one written as x changes, the other read by the gather.
@@ -115,6 +119,8 @@ func (f *factorization) newSides(pw, pz prior, update func(*factorSide, *worker,
 	for s := range sides {
 		side := &sides[s]
 		side.line = func(wk *worker, i int) error { return update(side, wk, i) }
+		_, side.real = side.prior.(realPrior)
+		side.global, _ = side.prior.(globalPrior)
 	}
 	return sides
 }

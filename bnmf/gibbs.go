@@ -7,10 +7,12 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// gibbsChain is the state of a Gibbs sampler for GEE, GTT, GTTN or GRRN:
-// the factors, the priors' hyperparameters, sigma^2 and the residuals
-// a_mn - w_m . z_n of the observed entries in row-major order, which keep a
-// sweep at O(|Omega| K).
+// gibbsChain is the state of a Gibbs sampler for GEE, GTT, GTTN, GRRN and
+// the other models whose entries are drawn one at a time from normal full
+// conditionals, truncated or not (GGGU, GEG, GEEA, GLL, GLLI): the
+// factors, the priors' hyperparameters, sigma^2 and the residuals
+// a_mn - w_m . z_n of the observed entries in row-major order, which keep
+// a sweep at O(|Omega| K).
 type gibbsChain struct {
 	factorization
 	sides      *[2]factorSide
@@ -45,10 +47,19 @@ func (c *gibbsChain) scratchSize() int {
 	return longest * (c.k + 1)
 }
 
-// init draws the hyperparameters and factors from their priors, then
-// sigma^2 as sigma2Start says (by default from its full conditional given
-// them).
+// init draws the priors' shared hyperparameters, then each line's
+// hyperparameters and factors from their priors, then sigma^2 as
+// sigma2Start says (by default from its full conditional given them).
 func (c *gibbsChain) init(p *pool) error {
+	for s := range c.sides {
+		if g := c.sides[s].global; g != nil {
+			wk := p.workers[0]
+			wk.pcg.Seed(streamSeed(p.seed, 0, phaseGlobal, s))
+			if err := g.initGlobal(wk.rng); err != nil {
+				return fmt.Errorf("bnmf: initial shared hyperparameters of %s: %w", c.sides[s].name, err)
+			}
+		}
+	}
 	for s := range c.sides {
 		side := &c.sides[s]
 		fn := func(wk *worker, i int) error {
@@ -72,9 +83,10 @@ func (c *gibbsChain) init(p *pool) error {
 }
 
 // sweep updates every row of W, every column of Z (each with its
-// hyperparameters) and then sigma^2, as the paper's Algorithm 1 but with W
-// and Z updated block by block: rows of W are conditionally independent
-// given Z, and columns of Z given W.
+// hyperparameters, and after each side its prior's shared
+// hyperparameters, if any) and then sigma^2, as the paper's Algorithm 1
+// but with W and Z updated block by block: rows of W are conditionally
+// independent given Z, and columns of Z given W.
 func (c *gibbsChain) sweep(p *pool, s int) error {
 	c.sweepNo = s
 	c.invSigma2 = 1 / c.sigma2
@@ -82,6 +94,13 @@ func (c *gibbsChain) sweep(p *pool, s int) error {
 		side := &c.sides[i]
 		if err := p.run(side.line, len(side.start)-1, s, i); err != nil {
 			return err
+		}
+		if side.global != nil {
+			wk := p.workers[0]
+			wk.pcg.Seed(streamSeed(p.seed, s, phaseGlobal, i))
+			if err := side.global.updateGlobal(c.w, c.zt, wk.rng); err != nil {
+				return fmt.Errorf("bnmf: sweep %d: shared hyperparameters after %s: %w", s, side.name, err)
+			}
 		}
 	}
 	// The update of Z left every residual exact (see exactResiduals);
@@ -109,8 +128,9 @@ func (c *gibbsChain) exactResiduals(side *factorSide, j int, x []float64) {
 
 // updateLine samples the K entries of line i of one factor in turn from
 // their truncated-normal full conditionals (the paper's Eq.
-// (posterior_grrn_wmk), with the inner sum over i != k of w_mi z_ij), then
-// the line's hyperparameters.
+// (posterior_grrn_wmk), with the inner sum over i != k of w_mi z_ij), or,
+// for a realPrior, from the untruncated normals with the same natural
+// parameters, then the line's hyperparameters.
 func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	lo, hi := side.start[i], side.start[i+1]
 	n := hi - lo
@@ -134,7 +154,12 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 		prec0, lin0 := side.prior.natural(i, kk)
 		prec := s2*c.invSigma2 + prec0
 		l := lin*c.invSigma2 + lin0
-		v := truncNormalNat(wk.rng, l, prec)
+		var v float64
+		if side.real {
+			v = l/prec + wk.rng.NormFloat64()/math.Sqrt(prec)
+		} else {
+			v = truncNormalNat(wk.rng, l, prec)
+		}
 		if !isFinite(v) {
 			return fmt.Errorf("bnmf: sweep %d: %s[%d][%d]: full conditional with precision %g and linear term %g gave %v: %w",
 				c.sweepNo, side.name, i, kk, prec, l, v, ErrNonFinite)

@@ -12,6 +12,9 @@ const (
 	phaseZ
 	phaseSigma
 	phaseOther
+	// phaseGlobal keys the draws of a side's shared hyperparameters
+	// (globalPrior), with the side as the line.
+	phaseGlobal
 )
 
 // lineFunc processes line i (a row of W, a column of Z, a chunk of test

@@ -7,9 +7,10 @@ import (
 
 // prior is the prior on the entries of one factor matrix, stored as a
 // lines x K row-major array (W as M x K, Z transposed as N x K), together
-// with any per-entry hyperparameters it owns. Every prior here makes the
-// full conditional of an entry a normal truncated to [0, inf), so a prior
-// is summarised for the factor update by its natural parameters.
+// with any per-entry hyperparameters it owns. Every prior makes the full
+// conditional of an entry a normal truncated to [0, inf), or for a
+// realPrior an untruncated normal, so a prior is summarised for the
+// factor update by its natural parameters.
 type prior interface {
 	// initLine draws the hyperparameters of line i from their hyperprior
 	// and the line's initial factor values x (len K) from the prior. It
@@ -18,7 +19,8 @@ type prior interface {
 	initLine(i int, x []float64, rng *rand.Rand) (bad int)
 
 	// natural returns the natural parameters of the prior of entry (i, k):
-	// its density is proportional to exp(-prec x^2/2 + lin x) on x >= 0.
+	// its density is proportional to exp(-prec x^2/2 + lin x) on x >= 0
+	// (on the real line for a realPrior), given its hyperparameters.
 	natural(i, k int) (prec, lin float64)
 
 	// updateLine samples the hyperparameters of line i from their full
@@ -26,6 +28,32 @@ type prior interface {
 	// k of the first entry whose hyperparameters came out non-finite or
 	// out of their support, or -1.
 	updateLine(i int, x []float64, rng *rand.Rand) (bad int)
+}
+
+// realPrior is a prior on the whole real line (a Gaussian or a scale
+// mixture of Gaussians): the full conditional of an entry is then the
+// untruncated normal with the same natural parameters, whose precision
+// must be positive.
+type realPrior interface {
+	prior
+	// realValued marks the prior; it is never called.
+	realValued()
+}
+
+// globalPrior is a prior with hyperparameters shared by the lines of its
+// side, or of both sides (GEEA's lambda_k). The chain draws them once per
+// sweep, after the side's lines, from one random stream keyed by the sweep
+// and the side (phaseGlobal), so that they do not depend on the number of
+// workers.
+type globalPrior interface {
+	prior
+	// initGlobal draws the shared hyperparameters from their hyperprior,
+	// before any line's initLine.
+	initGlobal(rng *rand.Rand) error
+	// updateGlobal draws them from their full conditional given the
+	// factors w (M x K) and zt (N x K), both row-major. The error says
+	// which hyperparameter left its support and why.
+	updateGlobal(w, zt []float64, rng *rand.Rand) error
 }
 
 // Compile-time checks that every prior implements prior.

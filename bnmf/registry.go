@@ -25,6 +25,11 @@ func Specs() []Spec {
 		rowMeanSpec(),
 		columnMeanSpec(),
 		biasSpec(),
+		ggguSpec(),
+		gllSpec(),
+		glliSpec(),
+		geeaSpec(),
+		gegSpec(),
 	}
 }
 
@@ -50,6 +55,12 @@ type Spec struct {
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
+	// RealValued reports whether W or Z may take negative values: the
+	// prior of at least one factor has the whole real line as its support
+	// (GGGU, GLL, GEG's Z, ...), so that the model's factors and the
+	// intervals of its predictions may be negative even for nonnegative
+	// data. A model with RealValued false is a nonnegative factorisation.
+	RealValued bool
 	// PointEstimate reports that the model is an optimiser or a rule
 	// (NMF, the baselines) with no posterior to sample, as
 	// Result.PointEstimate says after a run: it sends no Draws and gets

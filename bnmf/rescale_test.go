@@ -2,7 +2,9 @@ package bnmf
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -78,5 +80,57 @@ func TestRescale(t *testing.T) {
 	want := -n/2*math.Log(2*math.Pi*st.Sigma2) - st.TrainMSE*n/(2*st.Sigma2)
 	if !scalar.EqualWithinAbsOrRel(st.LogLikelihood, want, 1e-9, 1e-10) {
 		t.Errorf("rescaled log-likelihood %v, want %v from the rescaled sigma^2 and train MSE", st.LogLikelihood, want)
+	}
+}
+
+// TestChainsRescale checks Chains.Rescale against a direct computation,
+// with one chain (where Pooled is the chain's own Result, which must be
+// scaled once, not twice) and with several (where Pooled is a result of
+// its own and must be scaled too). Each number is the one before times s
+// (or s^2), computed the same way, so the comparison is exact.
+func TestChainsRescale(t *testing.T) {
+	train, test, _ := planted(t, 12, 10, 2, 0.5, 0.2, 21)
+	const s = 7.5
+	for _, n := range []int{1, 3} {
+		t.Run(fmt.Sprintf("chains=%d", n), func(t *testing.T) {
+			ch, err := RunChains(context.Background(), GRRN{}, train,
+				Settings{Rank: 2, Sweeps: 20, BurnIn: 10, Seed: 3, Test: test, Workers: 1}, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type numbers struct {
+				mean, variance []float64
+				sigma2, mse    float64
+				traceSigma2    float64
+			}
+			take := func(r *Result) numbers {
+				x := numbers{mean: slices.Clone(r.PredictiveMean), variance: slices.Clone(r.PredictiveVariance), sigma2: r.Sigma2Mean, mse: r.TestMSE}
+				if len(r.Trace) > 0 {
+					x.traceSigma2 = r.Trace[len(r.Trace)-1].Sigma2
+				}
+				return x
+			}
+			var before []numbers
+			for _, r := range append([]*Result{ch.Pooled}, ch.Results...) {
+				before = append(before, take(r))
+			}
+			ch.Rescale(s)
+			for i, r := range append([]*Result{ch.Pooled}, ch.Results...) {
+				name := "pooled"
+				if i > 0 {
+					name = fmt.Sprintf("chain %d", i-1)
+				}
+				b, got := before[i], take(r)
+				for j := range b.mean {
+					if got.mean[j] != b.mean[j]*s || got.variance[j] != b.variance[j]*(s*s) {
+						t.Fatalf("%s, entry %d: mean %v, variance %v; want %v, %v", name, j, got.mean[j], got.variance[j], b.mean[j]*s, b.variance[j]*(s*s))
+					}
+				}
+				if got.sigma2 != b.sigma2*(s*s) || got.mse != b.mse*(s*s) || got.traceSigma2 != b.traceSigma2*(s*s) {
+					t.Errorf("%s: sigma^2 %v, test MSE %v, last traced sigma^2 %v; want %v, %v, %v",
+						name, got.sigma2, got.mse, got.traceSigma2, b.sigma2*(s*s), b.mse*(s*s), b.traceSigma2*(s*s))
+				}
+			}
+		})
 	}
 }

@@ -46,6 +46,10 @@ type Result struct {
 	// test entries.
 	TestMSE, TestMSEOfMeans float64
 
+	// Hyper holds the kept draws of the model's shared hyperparameters
+	// (GEEA's rates lambda_k); nil for models without any.
+	Hyper []HyperDraws
+
 	// MeanW (M x K) and MeanZ (K x N) are the posterior means of W and Z over
 	// the kept sweeps. For NMF they are the final iterate.
 	MeanW, MeanZ *mat.Dense

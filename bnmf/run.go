@@ -41,8 +41,15 @@ type chain interface {
 // hyperparameters and invalid test entries are errors. If a non-finite
 // value would enter the chain's state, Run stops with an error that wraps
 // ErrNonFinite and says where it happened. A cancelled ctx stops the run
-// within one sweep and returns an error wrapping ctx.Err().
+// within one sweep and returns an error wrapping ctx.Err(). With s.Auto,
+// Run is RunChains with one chain.
 func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, error) {
+	return run(ctx, model, train, s, false)
+}
+
+// run is Run; deferScores keeps the scores' accumulator in the Result
+// unfinished, for RunChains to pool over chains.
+func run(ctx context.Context, model Model, train *Matrix, s Settings, deferScores bool) (*Result, error) {
 	if model == nil || train == nil {
 		return nil, errors.New("bnmf: Run needs a model and training data")
 	}
@@ -50,6 +57,55 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	if s.Auto != nil {
+		ch, err := RunChains(ctx, model, train, s, 1)
+		if err != nil {
+			return nil, err
+		}
+		return ch.Pooled, nil
+	}
+	r, err := startRun(model, train, s)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	r.deferScores = deferScores
+	if err := r.advance(ctx, s.Sweeps); err != nil {
+		return nil, err
+	}
+	return r.result()
+}
+
+// runState is a chain of Run under way: its sampler, workers, summaries
+// and trace, which advance runs on sweep by sweep.
+type runState struct {
+	model Model
+	train *Matrix
+	// s are the resolved settings; s.Sweeps and s.BurnIn say which
+	// sweeps the current summaries keep.
+	s   Settings
+	ch  chain
+	p   *pool
+	sum *summary
+	res *Result
+	// static is set for a chain whose state never changes (a baseline),
+	// which predicts the test entries once, at the first sweep, and again
+	// at the last to keep it.
+	static bool
+	// deferScores keeps the scores' accumulator unfinished in the
+	// Result, for RunChains to pool over chains.
+	deferScores bool
+	testMSE     float64
+	done        int // sweeps run
+	// start is when the chain started, moved on by the time it spent
+	// paused between calls of advance (paused), so that the trace's
+	// elapsed times count the chain's own work.
+	start, paused time.Time
+}
+
+// startRun validates the test entries of the resolved settings s, builds
+// model's chain on train and draws its initial state.
+func startRun(model Model, train *Matrix, s Settings) (*runState, error) {
 	m, n := train.Dims()
 	for i, e := range s.Test {
 		if e.Row < 0 || e.Row >= m || e.Col < 0 || e.Col >= n || !isFinite(e.Value) {
@@ -70,71 +126,111 @@ func Run(ctx context.Context, model Model, train *Matrix, s Settings) (*Result, 
 		f.useFloat32Factors()
 	}
 	p := newPool(s.Workers, s.Seed, max(ch.scratchSize(), 1))
-	defer p.close()
 
 	start := time.Now()
 	if err := ch.init(p); err != nil {
+		p.close()
 		return nil, fmt.Errorf("%s initialisation: %w", model.Name(), err)
 	}
 	sum, err := newSummary(ch, s, p)
 	if err != nil {
+		p.close()
 		return nil, err
 	}
-	res := &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), trainLen: train.Len()}
-	// A chain whose state never changes (a baseline) predicts the test
-	// entries once, at the first sweep, and again at the last to keep it.
-	static := ch.static()
-	var testMSE float64
-	for sweep := 1; sweep <= s.Sweeps; sweep++ {
+	r := &runState{model: model, train: train, s: s, ch: ch, p: p, sum: sum, static: ch.static(), start: start, paused: start}
+	r.res = &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), trainLen: train.Len()}
+	return r, nil
+}
+
+// close stops the chain's workers.
+func (r *runState) close() { r.p.close() }
+
+// advance runs the chain on to sweep to (r.s.Sweeps at most).
+func (r *runState) advance(ctx context.Context, to int) error {
+	if r.done > 0 {
+		r.start = r.start.Add(time.Since(r.paused))
+	}
+	defer func() { r.paused = time.Now() }()
+	s, ch, sum, model := r.s, r.ch, r.sum, r.model
+	for sweep := r.done + 1; sweep <= to; sweep++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("bnmf: %s stopped before sweep %d: %w", model.Name(), sweep, err)
+			return fmt.Errorf("bnmf: %s stopped before sweep %d: %w", model.Name(), sweep, err)
 		}
-		if err := ch.sweep(p, sweep); err != nil {
-			return nil, fmt.Errorf("%s: %w", model.Name(), err)
+		if err := ch.sweep(r.p, sweep); err != nil {
+			return fmt.Errorf("%s: %w", model.Name(), err)
 		}
-		keep := sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0
+		keep := s.IsKept(sweep)
 		if ch.pointEstimate() {
 			keep = sweep == s.Sweeps
 		}
-		if !static || sweep == 1 || keep {
-			if testMSE, err = sum.observe(keep); err != nil {
-				return nil, fmt.Errorf("%s: sweep %d: %w", model.Name(), sweep, err)
+		if !r.static || sweep == 1 || keep {
+			var err error
+			if r.testMSE, err = sum.observe(keep); err != nil {
+				return fmt.Errorf("%s: sweep %d: %w", model.Name(), sweep, err)
 			}
 		}
 		sum.track(sweep)
 		ss, sigma2 := ch.trainSS(), ch.noiseVariance()
 		st := SweepStats{
 			Sweep:         sweep,
-			TrainMSE:      ss / float64(train.Len()),
-			TestMSE:       testMSE,
+			TrainMSE:      ss / float64(r.train.Len()),
+			TestMSE:       r.testMSE,
 			Sigma2:        sigma2,
-			LogLikelihood: logLikelihood(ss, sigma2, train.Len(), ch.pointEstimate()),
-			Elapsed:       time.Since(start),
+			LogLikelihood: logLikelihood(ss, sigma2, r.train.Len(), ch.pointEstimate()),
+			Elapsed:       time.Since(r.start),
 		}
-		res.Trace = append(res.Trace, st)
+		r.res.Trace = append(r.res.Trace, st)
+		r.done = sweep
 		if s.Recorder != nil {
 			if err := s.Recorder.Record(st); err != nil {
-				return nil, fmt.Errorf("bnmf: recorder at sweep %d: %w", sweep, err)
+				return fmt.Errorf("bnmf: recorder at sweep %d: %w", sweep, err)
 			}
 		}
 		if keep && s.Draws != nil && !ch.pointEstimate() {
 			w, zt := ch.factors()
 			if err := s.Draws.RecordDraw(Draw{Sweep: sweep, W: w, Zt: zt, Sigma2: ch.noiseVariance()}); err != nil {
-				return nil, fmt.Errorf("bnmf: draw recorder at sweep %d: %w", sweep, err)
+				return fmt.Errorf("bnmf: draw recorder at sweep %d: %w", sweep, err)
 			}
 		}
 	}
+	return nil
+}
+
+// extend lets the chain run on to s.Sweeps sweeps, s being r.s with more
+// sweeps and a later burn-in: the summaries start afresh with the next
+// sweep, which must be the first that s keeps, while the trace and the
+// tracked predictions so far carry on.
+func (r *runState) extend(s Settings) error {
+	if s.IsKept(r.done) || s.KeptSweeps() == 0 || s.BurnInSweeps() < r.done {
+		panic(fmt.Sprintf("bnmf: extending a chain of %d sweeps to keep sweeps %d to %d", r.done, s.BurnInSweeps()+1, s.Sweeps))
+	}
+	sum, err := newSummary(r.ch, s, r.p)
+	if err != nil {
+		return err
+	}
+	copy(sum.trackedPred, r.sum.trackedPred)
+	copy(sum.pred, r.sum.pred)
+	r.s, r.sum = s, sum
+	r.res = &Result{Model: r.res.Model, Settings: s, Trace: r.res.Trace, PointEstimate: r.res.PointEstimate, trainLen: r.res.trainLen}
+	return nil
+}
+
+// result finishes the summaries of the sweeps run into the chain's
+// Result; the summaries are then spent.
+func (r *runState) result() (*Result, error) {
+	res, sum := r.res, r.sum
 	res.TrainMSE = res.Trace[len(res.Trace)-1].TrainMSE
 	sum.finish(res)
 	if sum.scoring != nil {
 		res.scoring = sum.scoring
-		if !s.deferScores {
+		if !r.deferScores {
+			var err error
 			if res.Scores, err = sum.scoring.Finish(); err != nil {
-				return nil, fmt.Errorf("%s: scoring the predictions: %w", model.Name(), err)
+				return nil, fmt.Errorf("%s: scoring the predictions: %w", r.model.Name(), err)
 			}
 		}
 	}
-	res.EmptyRows, res.EmptyCols, res.Warnings = emptyLines(train, ch.pointEstimate())
+	res.EmptyRows, res.EmptyCols, res.Warnings = emptyLines(r.train, r.ch.pointEstimate())
 	return res, nil
 }
 
@@ -201,6 +297,8 @@ type summary struct {
 	// scoring accumulates the predictive scores of the kept sweeps, nil
 	// when not asked for.
 	scoring *predictive.Accumulator
+	// hyper collects the kept draws of the shared hyperparameters.
+	hyper []HyperDraws
 }
 
 func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
@@ -225,7 +323,7 @@ func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
 	sm.line = sm.predictChunk
 	if s.Scores != nil && nt > 0 && !ch.pointEstimate() {
 		ps := *s.Scores
-		ps.Samples = (s.Sweeps - s.BurnIn) / s.Thin
+		ps.Samples = s.KeptSweeps()
 		targets := make([][]float64, 0, 1+len(s.ExtraTargets))
 		values := make([]float64, nt)
 		for t, e := range s.Test {
@@ -292,6 +390,7 @@ func (sm *summary) observe(keep bool) (float64, error) {
 		floats.Add(sm.sumW, w)
 		floats.Add(sm.sumZt, zt)
 		sm.sigma2 += sm.ch.noiseVariance()
+		sm.hyper = appendHyperDraws(sm.hyper, sm.ch)
 		sm.kept++
 		if sm.scoring != nil {
 			if err := sm.scoring.Add(sm.pred, sm.ch.noiseVariance()); err != nil {
@@ -305,6 +404,7 @@ func (sm *summary) observe(keep bool) (float64, error) {
 // finish writes the posterior summaries into res.
 func (sm *summary) finish(res *Result) {
 	res.Kept = sm.kept
+	res.Hyper = sm.hyper
 	inv := 1 / float64(sm.kept)
 	res.Sigma2Mean = sm.sigma2 * inv
 	floats.Scale(inv, sm.sumW)

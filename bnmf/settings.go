@@ -15,19 +15,28 @@ type Settings struct {
 	Rank int
 
 	// Sweeps is the number of Gibbs sweeps (or multiplicative-update
-	// iterations for NMF). Zero means 500, the paper's choice.
+	// iterations for NMF). Zero means 500, the paper's choice. It must be
+	// at most MaxSweeps.
 	Sweeps int
 
 	// BurnIn is the number of initial sweeps discarded before posterior
-	// summaries are accumulated. Zero means four fifths of Sweeps (400 of
-	// 500, the paper's choice); a negative value means no burn-in. It must be
-	// less than Sweeps. In Result.Settings it holds the number used, 0 for
-	// none: those settings run again as they did.
+	// summaries are accumulated. Zero means DefaultBurnIn, four fifths of
+	// Sweeps (400 of 500, the paper's choice); a negative value
+	// (NoBurnIn) means none. It must be less than Sweeps. In
+	// Result.Settings it holds the number used, NoBurnIn for none, so
+	// that those settings run again as they did. BurnInSweeps, KeptSweeps
+	// and IsKept apply this rule.
 	BurnIn int
 
 	// Thin keeps every Thin-th sweep after burn-in for the posterior
 	// summaries. Zero means 1 (keep every sweep).
 	Thin int
+
+	// Auto, if not nil, makes RunChains (and Run) run the chains of a
+	// Bayesian model until its stopping rule says they have run enough,
+	// up to Auto.MaxSweeps, in place of Sweeps, with a burn-in of half
+	// the sweeps run; BurnIn must then be 0. See AutoSweeps.
+	Auto *AutoSweeps
 
 	// Workers is the number of goroutines that update rows of W and columns
 	// of Z in parallel. Zero means runtime.GOMAXPROCS(0). Results do not
@@ -54,15 +63,6 @@ type Settings struct {
 	// entry, to score the predictions against, such as the noise-free
 	// values of a noise study. They need Scores.
 	ExtraTargets [][]float64
-
-	// deferScores keeps the scores' accumulator in Result unfinished, for
-	// RunChains to pool over chains.
-	deferScores bool
-
-	// filled marks settings whose defaults resolved has filled in, so that
-	// resolving them again changes nothing: a BurnIn of 0 then means none,
-	// as resolved left it, and not the default.
-	filled bool
 
 	// Tracked lists indices into Test whose predictions w_m . z_n are
 	// kept for every sweep in Result.Tracked, for convergence
@@ -134,6 +134,13 @@ type SweepStats struct {
 	Chain int
 }
 
+// MaxSweeps is the largest Settings.Sweeps: ten million. Every sweep
+// adds a SweepStats (56 bytes) to Result.Trace and a prediction (8 bytes)
+// per tracked entry to Result.Tracked, so a chain of MaxSweeps sweeps
+// with the 20 tracked entries of bnmf fit holds 2.2 GB of them; the
+// trace's room is reserved when the chain starts.
+const MaxSweeps = 10_000_000
+
 // resolved returns the settings with defaults filled in, or an error that
 // names the offending field.
 func (s Settings) resolved() (Settings, error) {
@@ -143,17 +150,24 @@ func (s Settings) resolved() (Settings, error) {
 	if s.Sweeps < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Sweeps is %d; it must not be negative", s.Sweeps)
 	}
+	if s.Sweeps > MaxSweeps {
+		return s, fmt.Errorf("bnmf: Settings.Sweeps is %d; it must be at most MaxSweeps, %d", s.Sweeps, MaxSweeps)
+	}
+	if s.Auto != nil {
+		if err := s.validateAuto(); err != nil {
+			return s, err
+		}
+	}
 	if s.Sweeps == 0 {
-		s.Sweeps = 500
+		s.Sweeps = DefaultSweeps
 	}
-	switch {
-	case s.BurnIn == 0 && !s.filled:
-		s.BurnIn = s.Sweeps * 4 / 5
-	case s.BurnIn < 0:
-		s.BurnIn = 0
-	}
-	if s.BurnIn >= s.Sweeps {
-		return s, fmt.Errorf("bnmf: Settings.BurnIn %d must be less than Sweeps %d", s.BurnIn, s.Sweeps)
+	if s.Auto == nil { // Auto sets the burn-in of each block
+		if s.BurnIn = s.BurnInSweeps(); s.BurnIn == 0 {
+			s.BurnIn = NoBurnIn // what resolves to none again
+		}
+		if s.BurnIn >= s.Sweeps {
+			return s, fmt.Errorf("bnmf: Settings.BurnIn %d must be less than Sweeps %d", s.BurnIn, s.Sweeps)
+		}
 	}
 	if s.Thin < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Thin is %d; it must not be negative", s.Thin)
@@ -161,8 +175,8 @@ func (s Settings) resolved() (Settings, error) {
 	if s.Thin == 0 {
 		s.Thin = 1
 	}
-	if (s.Sweeps-s.BurnIn)/s.Thin == 0 {
-		return s, fmt.Errorf("bnmf: Settings.Thin %d keeps none of the %d sweeps after burn-in", s.Thin, s.Sweeps-s.BurnIn)
+	if s.Auto == nil && s.KeptSweeps() == 0 {
+		return s, fmt.Errorf("bnmf: Settings.Thin %d keeps none of the %d sweeps after burn-in", s.Thin, s.Sweeps-s.BurnInSweeps())
 	}
 	if s.Workers < 0 {
 		return s, fmt.Errorf("bnmf: Settings.Workers is %d; it must not be negative", s.Workers)
@@ -186,7 +200,6 @@ func (s Settings) resolved() (Settings, error) {
 			return s, fmt.Errorf("bnmf: Settings.Tracked[%d] is %d; it must index Test (%d entries)", i, t, len(s.Test))
 		}
 	}
-	s.filled = true
 	return s, nil
 }
 

@@ -236,7 +236,7 @@ func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings,
 func (s source) open(ctx context.Context, dir string, opts Options) (*Ratings, error) {
 	name := s.name
 	path := s.path(dir)
-	f, err := os.Open(path)
+	f, err := openContext(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("dataset %s: expected its ratings at %s: %w; "+
 			"run \"%s\" to download them (%s from %s), or set BNMF_DATA_DIR to the directory that holds movielens/%s/%s",
@@ -342,23 +342,43 @@ func OpenFile(path, format string, opts Options) (*Ratings, error) {
 // parsing and cleaning check ctx as they go, and the error then wraps
 // ctx.Err().
 func OpenFileContext(ctx context.Context, path, format string, opts Options) (*Ratings, error) {
+	r, _, err := OpenFileDigest(ctx, path, format, opts)
+	return r, err
+}
+
+// OpenFileDigest is OpenFileContext that also returns the hex SHA-256 of
+// the file's content, read in the same pass, so that the digest is that
+// of the bytes parsed and a file that can be read once (a named pipe, or
+// a shell's process substitution) is read once. Opening and reading a
+// named pipe give way to ctx too.
+func OpenFileDigest(ctx context.Context, path, format string, opts Options) (*Ratings, string, error) {
 	if opts.MinRatings < 0 {
-		return nil, fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
+		return nil, "", fmt.Errorf("%s: MinRatings is %d; it must not be negative", path, opts.MinRatings)
 	}
 	parse, err := parser(path, format)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	f, err := os.Open(path)
+	f, err := openContext(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	defer f.Close()
-	r, err := parse(path, readerContext(ctx, f))
+	defer f.Close() // read only: a close error loses nothing
+	h := sha256.New()
+	in := io.TeeReader(readerContext(ctx, f), h)
+	r, err := parse(path, in)
+	if err == nil {
+		// Hash what the parser left unread, if anything.
+		_, err = io.Copy(io.Discard, in)
+	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return clean(ctx, r, filepath.Base(path), opts.MinRatings)
+	cleaned, err := clean(ctx, r, filepath.Base(path), opts.MinRatings)
+	if err != nil {
+		return nil, "", err
+	}
+	return cleaned, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // parser returns the parsing function for format.

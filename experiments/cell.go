@@ -6,6 +6,8 @@ import (
 	"math"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
@@ -79,6 +81,9 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 			return fail(err)
 		}
 	}
+	if cfg.AutoSweeps {
+		settings.Auto = &bnmf.AutoSweeps{MaxSweeps: cfg.MaxSweeps, Stop: AutoRule{TrainVariance: train.Variance()}}
+	}
 	chains, err := bnmf.RunChains(ctx, p.models[c.Model], train, settings, p.chains)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -86,11 +91,21 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		}
 		return fail(err)
 	}
+	if cfg.AutoSweeps {
+		// The sweeps the chains ran, and the rule's verdict on them
+		// before rescaling, as the rule saw them.
+		s := chains.Results[0].Settings
+		r.Sweeps, r.BurnIn = s.Sweeps, s.BurnInSweeps()
+		if !chains.Results[0].PointEstimate {
+			r.AutoSweeps = JudgeAuto(chains, train.Variance(), cfg.MaxSweeps)
+		}
+	}
 	chains.Rescale(scale)
 	res := chains.Pooled
 	r.Predictive = predictiveOf(res.Scores)
 	r.EmptyRows, r.EmptyCols = res.EmptyRows, res.EmptyCols
 	r.Metrics = metricsOf(res, d)
+	r.Hyper = hyperOf(chains.Results[0])
 	r.Trace = traceOf(chains.Results[0], len(d.test) > 0)
 	if p.chains > 1 {
 		r.Chains = p.chains
@@ -113,6 +128,9 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	var diagWarnings []string
 	r.Diagnostics, diagWarnings = Diagnose(chains, d.train.Variance(), "held-out")
 	r.Warnings = append(r.Warnings, diagWarnings...)
+	if r.AutoSweeps != nil {
+		r.Warnings = append(r.Warnings, r.AutoSweeps.Warnings("held-out")...)
+	}
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()
 	if measureLoad && len(r.LoadAverage) == 1 {
@@ -258,4 +276,25 @@ func standardized(d cellData, s bnmf.Settings) (*bnmf.Matrix, bnmf.Settings, flo
 	}
 	s.ExtraTargets = extra
 	return d.train.WithValues(scaled), s, scale, nil
+}
+
+// hyperOf summarises a chain's kept draws of its shared hyperparameters.
+func hyperOf(res *bnmf.Result) []HyperSummary {
+	var out []HyperSummary
+	for _, h := range res.Hyper {
+		if len(h.Draws) == 0 {
+			continue
+		}
+		k := len(h.Draws[0])
+		hs := HyperSummary{Name: h.Name, Mean: make([]float64, k), SD: make([]float64, k)}
+		xs := make([]float64, len(h.Draws))
+		for kk := range k {
+			for s, d := range h.Draws {
+				xs[s] = d[kk]
+			}
+			hs.Mean[kk], hs.SD[kk] = stat.PopMeanStdDev(xs, nil)
+		}
+		out = append(out, hs)
+	}
+	return out
 }

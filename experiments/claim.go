@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
 
 // Cell claims. Several processes may run one study into one directory: a
@@ -59,6 +61,11 @@ type claimer struct {
 
 	mu   sync.Mutex
 	held map[string]bool
+
+	// judged, if not nil, is called by takeOver between judging the claim
+	// at path stale and renaming it aside: a test runs another takeover
+	// there, which is the race the re-check after the rename settles.
+	judged func(path string)
 
 	stop chan struct{}
 	done chan struct{}
@@ -131,7 +138,7 @@ func (c *claimer) acquire(key string) (bool, error) {
 	}
 	path := c.path(key)
 	for attempt := 0; attempt < 2; attempt++ {
-		ok, err := createExclusive(path, content)
+		ok, err := createExclusive(path, content, c.self)
 		if err != nil {
 			return false, fmt.Errorf("claiming cell %s: %w", key, err)
 		}
@@ -162,7 +169,10 @@ func (c *claimer) takeOver(path string) bool {
 	// unreadable one was cut short by a crash). Rename it aside, so that
 	// of several processes taking it over at once one wins.
 	judged, _ := os.ReadFile(path)
-	aside := fmt.Sprintf("%s.stale-%s-%d", path, c.self.Host, c.self.PID)
+	if c.judged != nil {
+		c.judged(path)
+	}
+	aside := c.asidePath(path)
 	if err := os.Rename(path, aside); err != nil {
 		return errors.Is(err, fs.ErrNotExist)
 	}
@@ -176,6 +186,30 @@ func (c *claimer) takeOver(path string) bool {
 	}
 	_ = os.Remove(aside)
 	return true
+}
+
+// asidePath returns where takeOver renames the claim at path aside: a
+// name that records this process, as atomicfile's temporary files do, so
+// that one left by a process killed during a takeover is removed when
+// the study is opened next (see removeTemps).
+func (c *claimer) asidePath(path string) string {
+	return filepath.Join(c.dir, atomicfile.TempPrefix(filepath.Base(path)+".stale", c.self.PID, c.self.Host)+"aside")
+}
+
+// holder describes the cell with the given key and the process that holds
+// its claim, as "KEY (host HOST, pid PID)", or "KEY" when the claim cannot
+// be read (released meanwhile).
+func (c *claimer) holder(key string) string {
+	cl, _, err := readClaim(c.path(key))
+	if err != nil {
+		return key
+	}
+	return describeClaim(key, cl)
+}
+
+// describeClaim describes the claim cl of the cell with the given key.
+func describeClaim(key string, cl claimFile) string {
+	return fmt.Sprintf("%s (host %s, pid %d)", key, cl.Host, cl.PID)
 }
 
 // release removes a claim this process holds.
@@ -193,9 +227,11 @@ func (c *claimer) release(key string) error {
 // whether it did. The content is written to a temporary file first and
 // linked into place, which fails if path exists, so that no process ever
 // reads a claim half written (a reader would take it for one cut short by
-// a crash, and take it over).
-func createExclusive(path string, content []byte) (bool, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".claim-*")
+// a crash, and take it over). The temporary file is named as atomicfile
+// names its own, after the writer (the holder's host and pid), so that
+// one left by a killed process is removed when the study is opened next.
+func createExclusive(path string, content []byte, writer claimFile) (bool, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), atomicfile.TempPrefix(filepath.Base(path), writer.PID, writer.Host)+"*")
 	if err != nil {
 		return false, err
 	}
@@ -269,7 +305,7 @@ func LiveClaims(dir string) ([]string, error) {
 			continue // gone, or cut short by a crash
 		}
 		if claimLive(cl, info.ModTime(), host, now) {
-			live = append(live, fmt.Sprintf("%s (host %s, pid %d)", key, cl.Host, cl.PID))
+			live = append(live, describeClaim(key, cl))
 		}
 	}
 	sort.Strings(live)

@@ -155,3 +155,80 @@ func TestForceRefusedWhileClaimed(t *testing.T) {
 		t.Errorf("the refused --force removed the manifest: %v", err)
 	}
 }
+
+// TestTakeOversInterleaved runs two takeovers of one stale claim so that
+// the second runs entirely between the first's judging the claim stale
+// and its renaming it aside: the first then renames aside the second's
+// fresh claim, and must see that it is not the claim it judged, put it
+// back, and leave the cell to the second.
+func TestTakeOversInterleaved(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const key = "GRRN-k2-r0"
+	writeClaim(t, dir, key, claimFile{Host: host, PID: deadPID(t)}, time.Now())
+	first, err := newClaimer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.close()
+	second, err := newClaimer(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.close()
+	// The second holder stands for another live process of this host.
+	second.self.PID = os.Getppid()
+	var secondGot bool
+	var secondErr error
+	first.judged = func(string) {
+		first.judged = nil
+		secondGot, secondErr = second.acquire(key)
+	}
+	firstGot, err := first.acquire(key)
+	if err != nil || secondErr != nil {
+		t.Fatal(err, secondErr)
+	}
+	if firstGot || !secondGot {
+		t.Errorf("first takeover got the cell: %v, second: %v; want only the second", firstGot, secondGot)
+	}
+	cl, _, err := readClaim(first.path(key))
+	if err != nil || cl.PID != os.Getppid() {
+		t.Errorf("the claim holds %+v (%v), want the second holder's", cl, err)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, ClaimsDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("the claims directory holds %d files, want 1 (nothing left aside)", len(entries))
+	}
+}
+
+// TestHeldCellsListed checks that a run that leaves a cell to a live claim
+// of another host names it in Summary.Held when the cell has no record
+// at the end, and not once the cell's record is stored.
+func TestHeldCellsListed(t *testing.T) {
+	p := tinyPlan(t, "models: [{name: GRRN}, {name: NMF}]\n")
+	dir := filepath.Join(t.TempDir(), "study")
+	key := p.Manifest.Cells[3].Key()
+	writeClaim(t, dir, key, claimFile{Host: "elsewhere.example", PID: 4242}, time.Now())
+	sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := key + " (host elsewhere.example, pid 4242)"
+	if len(sum.Held) != 1 || sum.Held[0] != want || sum.Ran != len(p.Manifest.Cells)-1 || sum.Elsewhere != 1 {
+		t.Errorf("ran %d, elsewhere %d, held %q; want %d, 1 and [%q]", sum.Ran, sum.Elsewhere, sum.Held, len(p.Manifest.Cells)-1, want)
+	}
+
+	// The holder stores the cell; a run now finds it stored.
+	if err := os.Remove(filepath.Join(dir, ClaimsDir, key+".claim")); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err = p.Run(context.Background(), RunOptions{Workers: 2, Output: dir}); err != nil || len(sum.Held) != 0 || sum.Ran != 1 {
+		t.Errorf("after the claim is gone: ran %d, held %q, error %v; want 1, none, nil", sum.Ran, sum.Held, err)
+	}
+}

@@ -51,10 +51,23 @@ type Config struct {
 	NoiseHoldout float64 `yaml:"noise_holdout"`
 	// Repeats is the number of independent repeats of every cell. Default 10.
 	Repeats int `yaml:"repeats"`
-	// Sweeps is the number of Gibbs sweeps per chain. Default 500.
+	// Sweeps is the number of Gibbs sweeps per chain, at most
+	// bnmf.MaxSweeps. Default 500. Written "sweeps: auto", it sets
+	// AutoSweeps instead, and is 0.
 	Sweeps int `yaml:"sweeps"`
+	// AutoSweeps, which "sweeps: auto" sets, runs each cell's chains in
+	// blocks until AutoRule says they have run enough, or MaxSweeps is
+	// reached (bnmf.AutoSweeps); the record's AutoStop says which. The
+	// burn-in is then the first half of the sweeps run, so burn_in must
+	// not be set; NMF and the baselines, which have no posterior, run 500
+	// sweeps.
+	AutoSweeps bool `yaml:"-"`
+	// MaxSweeps caps the sweeps of each chain under sweeps: auto, which
+	// needs it, and goes only with it.
+	MaxSweeps int `yaml:"max_sweeps"`
 	// BurnIn is the number of sweeps discarded before posterior summaries
-	// are taken; 0 means none. It must be less than Sweeps. Default 400.
+	// are taken; 0 means none (bnmf.NoBurnIn, see chainSettings). It must
+	// be less than Sweeps. Default 400.
 	BurnIn int `yaml:"burn_in"`
 	// Thin keeps every Thin-th sweep after burn-in. Default 1.
 	Thin int `yaml:"thin"`
@@ -164,6 +177,22 @@ func DefaultConfig() Config {
 	}
 }
 
+// chainSettings returns the chain settings of c that every cell shares:
+// sweeps, burn-in and thinning. A burn_in of 0, none, becomes
+// bnmf.NoBurnIn, since bnmf reads 0 as its default; under sweeps: auto
+// the burn-in is bnmf's 0, which Settings.Auto needs (each cell sets
+// Auto, whose rule needs the cell's data).
+func (c *Config) chainSettings() bnmf.Settings {
+	s := bnmf.Settings{Sweeps: c.Sweeps, BurnIn: c.BurnIn, Thin: c.Thin}
+	switch {
+	case c.AutoSweeps:
+		s.BurnIn = 0
+	case c.BurnIn == 0:
+		s.BurnIn = bnmf.NoBurnIn
+	}
+	return s
+}
+
 // LoadConfig reads, strictly decodes and validates the config at path. Any
 // problem is returned as a *ConfigError naming the file, line and key.
 // Checks that need the data (the range of fractions) happen in Prepare.
@@ -187,8 +216,18 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	if len(doc.Content) == 0 {
 		return nil, &ConfigError{File: file, Msg: "the config is empty"}
 	}
+	decoded, auto, err := sweepsAuto(file, &doc, src)
+	if err != nil {
+		return nil, err
+	}
+	if auto {
+		doc = yaml.Node{}
+		if err := yaml.Unmarshal(decoded, &doc); err != nil {
+			return nil, syntaxError(file, err)
+		}
+	}
 	cfg := DefaultConfig() // a list in the file replaces the default list
-	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec := yaml.NewDecoder(bytes.NewReader(decoded))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, decodeError(file, &doc, err)
@@ -203,6 +242,12 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	cfg.file = file
 	cfg.lines = keyLines(&doc)
 	cfg.source = src
+	if auto {
+		cfg.AutoSweeps, cfg.Sweeps = true, 0
+		if _, set := cfg.lines["burn_in"]; !set {
+			cfg.BurnIn = 0 // the default's 400 does not apply
+		}
+	}
 	if cfg.Name == "" {
 		cfg.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
@@ -240,6 +285,10 @@ type hashed struct {
 	Sweeps       int
 	BurnIn       int
 	Thin         int
+	// AutoSweeps and MaxSweeps are left out when not set, so that every
+	// other config keeps its hash.
+	AutoSweeps bool `json:",omitempty"`
+	MaxSweeps  int  `json:",omitempty"`
 	// Chains is left out of the encoding when it is 1, so that the hash
 	// of a one-chain config is what it was before the setting existed.
 	Chains int `json:",omitempty"`
@@ -301,6 +350,8 @@ func (c *Config) Hash() (string, error) {
 		Sweeps:         c.Sweeps,
 		BurnIn:         c.BurnIn,
 		Thin:           c.Thin,
+		AutoSweeps:     c.AutoSweeps,
+		MaxSweeps:      c.MaxSweeps,
 		Chains:         c.Chains,
 		Sigma2Start:    c.Sigma2Start,
 		Standardize:    c.Standardize,

@@ -112,23 +112,10 @@ func Diagnose(chains *bnmf.Chains, trainVariance float64, tracked string) (*Diag
 		return nil, nil
 	}
 	s := first.Settings
-	var kept []int // indices into the trace of the kept sweeps
-	for i := range first.Trace {
-		sweep := i + 1
-		if sweep > s.BurnIn && (sweep-s.BurnIn)%s.Thin == 0 {
-			kept = append(kept, i)
-		}
-	}
+	kept := keptIndices(first)
 	n := len(chains.Results)
 	series := func(value func(r *bnmf.Result, i int) float64) [][]float64 {
-		out := make([][]float64, n)
-		for c, r := range chains.Results {
-			out[c] = make([]float64, len(kept))
-			for j, i := range kept {
-				out[c][j] = value(r, i)
-			}
-		}
-		return out
+		return keptSeries(chains, kept, value)
 	}
 	var ws mcmcdiag.Workspace
 	of := func(draws [][]float64) Convergence {
@@ -153,17 +140,60 @@ func Diagnose(chains *bnmf.Chains, trainVariance float64, tracked string) (*Diag
 		p := convergence(w.RHat, w.ESSBulk, w.ESSTail)
 		d.Predictions, d.Tracked = &p, m
 	}
-	for _, r := range chains.Results {
-		if trainVariance > 0 {
-			d.MaxSigma2OverVariance = math.Max(d.MaxSigma2OverVariance, r.Sigma2Mean/trainVariance)
-		}
-	}
+	d.MaxSigma2OverVariance = maxSigma2OverVariance(chains, trainVariance)
 	return d, d.warnings(trainVariance, tracked)
 }
 
-// warnings flags what the diagnostics say is wrong, with the numbers.
-func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
-	var out []string
+// keptIndices returns the indices into r's trace of the sweeps it kept.
+func keptIndices(r *bnmf.Result) []int {
+	var kept []int
+	for i := range r.Trace {
+		if r.Settings.IsKept(i + 1) {
+			kept = append(kept, i)
+		}
+	}
+	return kept
+}
+
+// keptSeries returns, chains x kept sweeps, the value of each chain at
+// the trace indices kept.
+func keptSeries(chains *bnmf.Chains, kept []int, value func(r *bnmf.Result, i int) float64) [][]float64 {
+	out := make([][]float64, len(chains.Results))
+	for c, r := range chains.Results {
+		out[c] = make([]float64, len(kept))
+		for j, i := range kept {
+			out[c][j] = value(r, i)
+		}
+	}
+	return out
+}
+
+// maxSigma2OverVariance is the stuck rule's measure: the largest ratio,
+// over the chains, of a chain's mean kept sigma^2 to trainVariance (0
+// when that is not positive).
+func maxSigma2OverVariance(chains *bnmf.Chains, trainVariance float64) float64 {
+	var worst float64
+	for _, r := range chains.Results {
+		if trainVariance > 0 {
+			worst = math.Max(worst, r.Sigma2Mean/trainVariance)
+		}
+	}
+	return worst
+}
+
+// flagged is a quantity whose diagnostic crossed a threshold, with the
+// diagnostic's value.
+type flagged struct {
+	name  string
+	value float64
+}
+
+// flags returns the quantities whose R-hat is above MaxRHat (unmixed)
+// and those whose bulk-ESS is below MinESSPerChain per chain (few), in
+// the order train MSE, sigma^2, log-likelihood, predictions, and whether
+// a chain is stuck (its mean sigma^2 above MaxSigma2OverVariance times
+// the training values' variance). An absent diagnostic is not flagged.
+func (d *Diagnostics) flags(tracked string) (unmixed, few []flagged, stuck bool) {
 	type quantity struct {
 		name string
 		c    *Convergence
@@ -172,26 +202,39 @@ func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
 	if d.Predictions != nil {
 		qs = append(qs, quantity{fmt.Sprintf("the worst of %d tracked %s predictions", d.Tracked, tracked), d.Predictions})
 	}
-	var unmixed, few []string
 	for _, q := range qs {
 		if q.c.RHat != nil && *q.c.RHat > MaxRHat {
-			unmixed = append(unmixed, fmt.Sprintf("%s %.3g", q.name, *q.c.RHat))
+			unmixed = append(unmixed, flagged{q.name, *q.c.RHat})
 		}
 		if q.c.ESSBulk != nil && *q.c.ESSBulk < float64(MinESSPerChain*d.Chains) {
-			few = append(few, fmt.Sprintf("%s %.0f", q.name, *q.c.ESSBulk))
+			few = append(few, flagged{q.name, *q.c.ESSBulk})
 		}
+	}
+	return unmixed, few, d.MaxSigma2OverVariance > MaxSigma2OverVariance
+}
+
+// warnings flags what the diagnostics say is wrong, with the numbers.
+func (d *Diagnostics) warnings(trainVariance float64, tracked string) []string {
+	var out []string
+	unmixed, few, stuck := d.flags(tracked)
+	list := func(fs []flagged, format string) string {
+		parts := make([]string, len(fs))
+		for i, f := range fs {
+			parts[i] = f.name + " " + fmt.Sprintf(format, f.value)
+		}
+		return strings.Join(parts, ", ")
 	}
 	chains := fmt.Sprintf("%d chains", d.Chains)
 	if d.Chains == 1 {
 		chains = "the two halves of its chain"
 	}
 	if len(unmixed) > 0 {
-		out = append(out, fmt.Sprintf("convergence: R-hat above %v across %s of %d kept sweeps: %s", MaxRHat, chains, d.Kept, strings.Join(unmixed, ", ")))
+		out = append(out, fmt.Sprintf("convergence: R-hat above %v across %s of %d kept sweeps: %s", MaxRHat, chains, d.Kept, list(unmixed, "%.3g")))
 	}
 	if len(few) > 0 {
-		out = append(out, fmt.Sprintf("convergence: bulk-ESS below %d per chain (%d in all): %s", MinESSPerChain, MinESSPerChain*d.Chains, strings.Join(few, ", ")))
+		out = append(out, fmt.Sprintf("convergence: bulk-ESS below %d per chain (%d in all): %s", MinESSPerChain, MinESSPerChain*d.Chains, list(few, "%.0f")))
 	}
-	if d.MaxSigma2OverVariance > MaxSigma2OverVariance {
+	if stuck {
 		out = append(out, fmt.Sprintf("convergence: stuck chain: mean sigma^2 is %.3g times the training values' variance %.3g; the chain did not leave its start",
 			d.MaxSigma2OverVariance, trainVariance))
 	}

@@ -1,10 +1,13 @@
 package experiments
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 func ptrTo(x float64) *float64 { return &x }
@@ -80,5 +83,83 @@ func TestTrackedIndices(t *testing.T) {
 	}
 	if c := trackedIndices(TrackedSource(1, 0.97, 4), 1000); slices.Equal(a, c) {
 		t.Error("two repeats track the same entries")
+	}
+}
+
+// TestConvergenceThresholds checks the thresholds themselves, by the
+// quantities flagged rather than the warnings' wording: an R-hat up to
+// MaxRHat (1.01) counts as mixed and any above it, including one
+// between 1.01 and the older threshold 1.1, does not; a bulk-ESS below
+// MinESSPerChain (100) per chain is too few, so with four chains 150 and
+// 399 are too few and 400 is enough.
+func TestConvergenceThresholds(t *testing.T) {
+	good := Convergence{RHat: ptrTo(1.001), ESSBulk: ptrTo(5000)}
+	tests := []struct {
+		name         string
+		chains       int
+		rhat, bulk   float64
+		unmixed, few bool
+	}{
+		{"R-hat just below 1.01", 4, 1.0099, 5000, false, false},
+		{"R-hat at 1.01", 4, 1.01, 5000, false, false},
+		{"R-hat just above 1.01", 4, 1.0101, 5000, true, false},
+		{"R-hat between 1.01 and 1.1", 4, 1.05, 5000, true, false},
+		{"R-hat just above 1.1", 4, 1.11, 5000, true, false},
+		{"one chain, R-hat between 1.01 and 1.1", 1, 1.05, 5000, true, false},
+		{"bulk-ESS below 100", 4, 1.001, 99, false, true},
+		{"bulk-ESS between 100 and 100 x chains", 4, 1.001, 150, false, true},
+		{"bulk-ESS just below 100 x chains", 4, 1.001, 399, false, true},
+		{"bulk-ESS at 100 x chains", 4, 1.001, 400, false, false},
+		{"one chain, bulk-ESS just below 100", 1, 1.001, 99, false, true},
+		{"one chain, bulk-ESS at 100", 1, 1.001, 100, false, false},
+		{"one chain, bulk-ESS 150", 1, 1.001, 150, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := Diagnostics{Chains: tt.chains, Kept: 100, TrainMSE: good, Sigma2: good,
+				LogLikelihood: Convergence{RHat: ptrTo(tt.rhat), ESSBulk: ptrTo(tt.bulk)}}
+			unmixed, few, stuck := d.flags("held-out")
+			var wantUnmixed, wantFew []flagged
+			if tt.unmixed {
+				wantUnmixed = []flagged{{"log-likelihood", tt.rhat}}
+			}
+			if tt.few {
+				wantFew = []flagged{{"log-likelihood", tt.bulk}}
+			}
+			if !slices.Equal(unmixed, wantUnmixed) || !slices.Equal(few, wantFew) || stuck {
+				t.Errorf("flags: unmixed %v, few %v, stuck %v; want unmixed %v, few %v", unmixed, few, stuck, wantUnmixed, wantFew)
+			}
+		})
+	}
+}
+
+// TestStuckChainAnywhere checks that a stuck chain is found whichever of
+// three chains it is, the first and the middle one included: the ratio
+// reported is the largest over the chains, not the last chain's.
+func TestStuckChainAnywhere(t *testing.T) {
+	const trainVariance, kept = 1.5, 50
+	for stuck := range 3 {
+		t.Run(fmt.Sprintf("chain %d", stuck), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(stuck)))
+			chains := &bnmf.Chains{}
+			for c := range 3 {
+				r := &bnmf.Result{Settings: bnmf.Settings{Sweeps: kept, Thin: 1}, Sigma2Mean: 0.8}
+				if c == stuck {
+					r.Sigma2Mean = 3000 // 2000 times the variance: stuck
+				}
+				for i := range kept {
+					r.Trace = append(r.Trace, bnmf.SweepStats{Sweep: i + 1, TrainMSE: 1 + rng.NormFloat64()/10,
+						Sigma2: r.Sigma2Mean * (1 + rng.NormFloat64()/10), LogLikelihood: -100 + rng.NormFloat64()})
+				}
+				chains.Results = append(chains.Results, r)
+			}
+			d, _ := Diagnose(chains, trainVariance, "held-out")
+			if want := 3000 / trainVariance; d.MaxSigma2OverVariance != want {
+				t.Errorf("largest sigma^2 over variance %v, want chain %d's %v", d.MaxSigma2OverVariance, stuck, want)
+			}
+			if _, _, isStuck := d.flags("held-out"); !isStuck {
+				t.Errorf("stuck chain %d not flagged", stuck)
+			}
+		})
 	}
 }

@@ -25,6 +25,8 @@
 //	<output>/manifest.json       the Manifest, written before any cell runs
 //	<output>/records/<key>.json  one Record per finished or failed cell
 //	<output>/records.jsonl.gz    the same records compacted (Compact, Merge)
+//	<output>/claims/<key>.claim  the claim of a process running the cell
+//	<output>/run.lock            locked by every run while it lives (LockFile)
 //
 // Each record is written atomically (temporary file, fsync, rename, fsync
 // of the directory), so a crash or kill at any moment leaves only whole

@@ -31,7 +31,7 @@ type Plan struct {
 	// source makes the cells' data, as the study's kind decides.
 	source cellSource
 	// settings holds the chain settings every cell shares: sweeps, burn-in
-	// (a config's 0, meaning none, made bnmf's -1) and thinning.
+	// (Config.chainSettings) and thinning.
 	settings bnmf.Settings
 	// chains is the number of chains per cell (a config's 0 read as 1).
 	chains   int
@@ -78,11 +78,8 @@ func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Pla
 		}
 		p.models[cfg.Models[i].Name] = m
 	}
-	burnIn := cfg.BurnIn
-	if burnIn == 0 {
-		burnIn = -1 // bnmf reads 0 as its default; the config means none
-	}
-	p.settings = bnmf.Settings{Sweeps: cfg.Sweeps, BurnIn: burnIn, Thin: cfg.Thin, Float32Factors: cfg.Float32Factors}
+	p.settings = cfg.chainSettings()
+	p.settings.Float32Factors = cfg.Float32Factors
 	p.chains = max(1, cfg.Chains)
 	if cfg.Sigma2Start != "" {
 		start, err := bnmf.ParseSigma2Start(cfg.Sigma2Start)
@@ -144,10 +141,7 @@ func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.R
 	)
 	if d.Path != "" {
 		key = "dataset.path"
-		r, err = dataset.OpenFileContext(ctx, d.Path, d.Format, dopts)
-		if err == nil {
-			cfg.dataSHA256, err = FileSHA256(d.Path)
-		}
+		r, cfg.dataSHA256, err = dataset.OpenFileDigest(ctx, d.Path, d.Format, dopts)
 	} else {
 		r, err = dataset.OpenContext(ctx, d.Name, opts.DataDir, dopts)
 	}
@@ -198,6 +192,7 @@ func (p *Plan) manifest() (Manifest, error) {
 		Sweeps:       c.Sweeps,
 		BurnIn:       c.BurnIn,
 		Thin:         c.Thin,
+		MaxSweeps:    c.MaxSweeps,
 		Ranks:        c.Ranks,
 		Repeats:      c.Repeats,
 		Cells:        c.Cells(),

@@ -221,4 +221,13 @@ func (m *SweepMeter) line(d time.Duration) string {
 	return b.String()
 }
 
-func (m *SweepMeter) print(final bool) { m.p.status(m.line(time.Since(m.start)), final) }
+// print writes the status line; the final line has no ETA, since a fit
+// may end before its total (bnmf fit --sweeps auto stops its chains when
+// they have converged).
+func (m *SweepMeter) print(final bool) {
+	line := m.line(time.Since(m.start))
+	if final {
+		line, _, _ = strings.Cut(line, ", ETA")
+	}
+	m.p.status(line, final)
+}

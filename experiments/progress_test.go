@@ -89,6 +89,18 @@ func TestSweepMeter(t *testing.T) {
 	if got := buf.String(); !strings.HasPrefix(got, "\r\x1b[Kfit: 3/3 sweeps, ") || !strings.HasSuffix(got, "\n") {
 		t.Errorf("terminal output %q", got)
 	}
+	// A fit that stops early ends on a line without an ETA.
+	buf.Reset()
+	m = (&Progress{W: &buf, Terminal: false, Interval: time.Hour}).Sweeps("auto", 8)
+	for range 2 {
+		if err := m.Record(bnmf.SweepStats{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	if got := buf.String(); !strings.HasPrefix(got, "auto: 2/8 sweeps, ") || strings.Contains(got, "ETA") {
+		t.Errorf("final line of a fit that stopped early: %q", got)
+	}
 	var none *Progress
 	none.Sweeps("quiet", 1).Close() // reports nothing, and does not panic
 }

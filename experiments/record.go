@@ -44,9 +44,16 @@ type Record struct {
 	EmptyRows int `json:"empty_rows,omitempty"`
 	EmptyCols int `json:"empty_cols,omitempty"`
 
+	// Sweeps is the number of sweeps every chain of the cell ran (under
+	// sweeps: auto they stop together) and BurnIn the first of them that
+	// were discarded: under sweeps: auto, half.
 	Sweeps int `json:"sweeps"`
 	BurnIn int `json:"burn_in"`
 	Thin   int `json:"thin"`
+	// AutoSweeps says, for a cell of a Bayesian model in a study with
+	// sweeps: auto, how its chains stopped: converged, not converged at
+	// max_sweeps, or stuck, with the diagnostics reached (nil otherwise).
+	AutoSweeps *AutoStop `json:"auto_sweeps,omitempty"`
 
 	// Metrics are the cell's numbers: with several chains, those of the
 	// pooled posterior (see bnmf.Chains.Pooled), with the train MSE and
@@ -72,6 +79,11 @@ type Record struct {
 	// (nil for NMF and the baselines, and in records made before they
 	// existed); what they flag is in Warnings, prefixed "convergence:".
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	// Hyper summarises the posterior of the model's shared
+	// hyperparameters per latent dimension (GEEA's rates lambda_k), over
+	// the kept sweeps of chain 0 (the chains' dimensions are not matched
+	// here); absent for models without any.
+	Hyper []HyperSummary `json:"hyperparameters,omitempty"`
 
 	WallSeconds float64 `json:"wall_seconds"`
 	// LoadAverage holds the machine's one-minute load average when the
@@ -86,6 +98,15 @@ type Record struct {
 	// Error is set when the cell failed; the metrics are then meaningless.
 	Error    string   `json:"error,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// HyperSummary is the posterior mean and standard deviation, per latent
+// dimension, of one of a model's shared hyperparameters, in the units the
+// model was fitted in.
+type HyperSummary struct {
+	Name string    `json:"name"`
+	Mean []float64 `json:"mean"`
+	SD   []float64 `json:"sd"`
 }
 
 // Metrics are a cell's final numbers. Test metrics are zero for
@@ -158,10 +179,13 @@ type Manifest struct {
 	Cols     int `json:"cols"`
 	Observed int `json:"observed"`
 
-	BaseSeed    uint64    `json:"base_seed"`
+	BaseSeed uint64 `json:"base_seed"`
+	// Sweeps, BurnIn and Thin are the config's; under sweeps: auto,
+	// Sweeps and BurnIn are 0 and MaxSweeps is the cap.
 	Sweeps      int       `json:"sweeps"`
 	BurnIn      int       `json:"burn_in"`
 	Thin        int       `json:"thin"`
+	MaxSweeps   int       `json:"max_sweeps,omitempty"`
 	Models      []string  `json:"models"`
 	Ranks       []int     `json:"ranks"`
 	Fractions   []float64 `json:"fractions,omitempty"`

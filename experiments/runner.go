@@ -3,10 +3,12 @@ package experiments
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 )
@@ -22,7 +24,8 @@ type RunOptions struct {
 	// them all.
 	Shard Shard
 	// Force discards the results of a different config found in the output
-	// directory and starts over, instead of refusing to run.
+	// directory and starts over, instead of refusing to run. It is refused
+	// while another run holds the directory (see LockFile).
 	Force bool
 	// Output overrides the config's output directory when not empty.
 	Output string
@@ -39,6 +42,11 @@ type RunOptions struct {
 	RetryFailed bool
 	// Progress, if not nil, receives progress reports.
 	Progress *Progress
+
+	// afterCell, if not nil, is called after each cell of the run is
+	// done with, its claim released: a test does there what another
+	// process may do between two cells.
+	afterCell func(key string)
 }
 
 // Summary tells what a call of Plan.Run did.
@@ -54,6 +62,11 @@ type Summary struct {
 	// other processes sharing the directory: claimed by them, or stored by
 	// them during this run (see ClaimsDir).
 	Cells, Stored, Ran, Failed, Deferred, Elsewhere int
+	// Held lists the cells left to other processes that still had no
+	// record when the run ended: neither run nor stored, they are still
+	// running elsewhere (or their holder hangs; its claim then expires,
+	// see ClaimLease). Each is "KEY (host HOST, pid PID)", sorted.
+	Held []string
 	// Problems lists what the output directory held but the study could
 	// not use (see Study.Problems).
 	Problems []string
@@ -65,6 +78,13 @@ type Summary struct {
 // output directory, writing each record as its chain finishes. It first
 // writes the config and the manifest, refusing a directory that holds
 // another config's results unless opts.Force.
+//
+// Run holds the directory's LockFile for its whole life: shared, so that
+// other runs of the study (shards, or processes pulling cells) share the
+// directory, or with opts.Force exclusive until it has started over,
+// which is refused while another run holds the lock. Before it returns
+// it checks that the records it wrote are still there, and returns an
+// error if not.
 //
 // When ctx is cancelled, chains stop within a sweep, no partial record is
 // written, and Run returns an error wrapping ctx.Err() after every finished
@@ -82,8 +102,30 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if opts.Repeats < 0 {
 		return sum, fmt.Errorf("study %s: repeats limit %d must not be negative", p.Config.Name, opts.Repeats)
 	}
+	lock, err := lockStudy(ctx, sum.Dir, opts.Force)
+	if errors.Is(err, errStudyLocked) {
+		holding := ""
+		if live, _ := LiveClaims(sum.Dir); len(live) > 0 {
+			holding = fmt.Sprintf(" (it holds %d cell(s), such as %s)", len(live), live[0])
+		}
+		return sum, fmt.Errorf("%s: --force refused while another process runs this study there%s; stop it first", sum.Dir, holding)
+	}
+	if err != nil {
+		return sum, err
+	}
+	defer lock.unlock()
 	if err := initStore(sum.Dir, p.Config, &p.Manifest, opts.Force); err != nil {
 		return sum, err
+	}
+	if opts.Force {
+		// Let other runs of this study in, and check that no other
+		// --force got in while the lock changed.
+		if err := lock.share(ctx); err != nil {
+			return sum, err
+		}
+		if m, err := readManifest(sum.Dir); err != nil || m.ConfigHash != p.Manifest.ConfigHash {
+			return sum, fmt.Errorf("%s: another process started over in this directory meanwhile; stop it and run again", sum.Dir)
+		}
 	}
 	st, err := LoadStudy(sum.Dir)
 	if err != nil {
@@ -116,7 +158,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			continue
 		}
 		todo = append(todo, c)
-		work += int64(p.Config.Sweeps) * int64(c.Rank) * int64(p.chains)
+		work += int64(p.Config.sweepsBound()) * int64(c.Rank) * int64(p.chains)
 	}
 
 	cores := opts.Workers
@@ -134,8 +176,17 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	}
 	defer claims.close()
 	var mu sync.Mutex
+	var ran []string // keys of the records this run wrote
+	type heldCell struct {
+		cell   Cell
+		holder string
+	}
+	held := make(map[string]heldCell) // cells claimed by other processes
 	err = runEach(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
 		key := c.Key()
+		if opts.afterCell != nil {
+			defer opts.afterCell(key) // after the claim is released
+		}
 		_, storedAtStart := failed[key]
 		// Another process sharing the directory may hold the cell, or
 		// have run it since the records were read (see ClaimsDir).
@@ -162,6 +213,9 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			}
 			mu.Lock()
 			sum.Elsewhere++
+			if !ok {
+				held[key] = heldCell{c, claims.holder(key)}
+			}
 			mu.Unlock()
 			return nil
 		}
@@ -178,6 +232,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		t.finished(r.Error != "")
 		mu.Lock()
 		sum.Ran++
+		ran = append(ran, key)
 		if r.Error != "" {
 			sum.Failed++
 		}
@@ -189,7 +244,36 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if err != nil {
 		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
 	}
+	if err := recordsStillThere(sum.Dir, ran); err != nil {
+		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
+	}
+	for key, h := range held {
+		r, err := readRecordFile(filepath.Join(sum.Dir, RecordsDir, key+".json"))
+		if err != nil || r.Cell != h.cell || !p.Manifest.Accepts(r) {
+			sum.Held = append(sum.Held, h.holder)
+		}
+	}
+	sort.Strings(sum.Held)
 	return sum, nil
+}
+
+// recordsStillThere checks that the records of the keys that a run wrote
+// to dir are still there, so that a run never reports as stored what
+// another process discarded (the study lock prevents that, where the file
+// system keeps locks).
+func recordsStillThere(dir string, keys []string) error {
+	var gone []string
+	for _, key := range keys {
+		if _, err := os.Stat(filepath.Join(dir, RecordsDir, key+".json")); err != nil {
+			gone = append(gone, key)
+		}
+	}
+	if len(gone) > 0 {
+		sort.Strings(gone)
+		return fmt.Errorf("%d of the %d records this run wrote to %s are gone, such as %s: another process discarded them (a run with --force?); run again to redo them",
+			len(gone), len(keys), dir, gone[0])
+	}
+	return nil
 }
 
 // readRecordFile reads one record file.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
@@ -100,8 +101,12 @@ func initStore(dir string, c *Config, m *Manifest, force bool) error {
 	if err := os.MkdirAll(filepath.Join(dir, RecordsDir), 0o755); err != nil {
 		return err
 	}
-	if err := removeTemps(filepath.Join(dir, RecordsDir)); err != nil {
-		return err
+	// Killed writers leave temporary files in the study's root (config
+	// and manifest), in records/ and in claims/.
+	for _, sub := range []string{".", RecordsDir, ClaimsDir} {
+		if err := removeTemps(filepath.Join(dir, sub)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, ConfigFile), c.source); err != nil {
 		return err
@@ -128,14 +133,18 @@ const staleAfter = 10 * time.Minute
 // removeTemps removes the temporary files that killed writers left in dir:
 // those whose writer, a process of this host, no longer runs, and those
 // older than staleAfter, whoever wrote them. A file that a live process
-// may still rename into place is kept.
+// may still rename into place is kept. Claims' temporary files of earlier
+// versions, which record no writer (".claim-*" and "*.claim.stale-*"),
+// are removed by age.
 func removeTemps(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		if !atomicfile.IsTemp(e.Name()) {
+		name := e.Name()
+		legacyClaim := strings.HasPrefix(name, ".claim-") || strings.Contains(name, ".claim.stale-")
+		if e.IsDir() || !atomicfile.IsTemp(name) && !legacyClaim {
 			continue
 		}
 		info, err := e.Info()

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 )
@@ -77,5 +78,62 @@ func TestAbandonedTempsRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, RecordsDir)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("records/ is still there after compaction (error %v), holding %v", err, tempFiles(t, dir))
+	}
+}
+
+// TestOrphansOutsideRecordsRemoved checks that opening a study removes
+// the temporary files that processes killed by SIGKILL leave outside
+// records/: in the study's root (config and manifest being written) and
+// in claims/ (a claim being created, or one renamed aside in a
+// takeover), named as the code names them with a process that has
+// exited; and keeps those of a live process, and a claim file of an
+// earlier version with no writer recorded until it is older than
+// staleAfter.
+func TestOrphansOutsideRecordsRemoved(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("processes cannot be probed here")
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		t.Skip("no host name:", err)
+	}
+	p := tinyPlan(t, "")
+	dir := run(t, p, RunOptions{Workers: 2, Repeats: 1})
+	dead := exitedPID(t)
+	claims := filepath.Join(dir, ClaimsDir)
+	deadClaimer := &claimer{dir: claims, self: claimFile{Host: host, PID: dead}}
+	liveClaimer := &claimer{dir: claims, self: claimFile{Host: host, PID: os.Getppid()}}
+	key := "GRRN-k2-f0.8-r1"
+	files := []struct {
+		path string
+		gone bool
+	}{
+		{filepath.Join(dir, atomicfile.TempPrefix(ConfigFile, dead, host)+"11"), true},
+		{filepath.Join(dir, atomicfile.TempPrefix(ManifestFile, dead, host)+"12"), true},
+		{filepath.Join(claims, atomicfile.TempPrefix(key+".claim", dead, host)+"13"), true},
+		{deadClaimer.asidePath(deadClaimer.path(key)), true},
+		{filepath.Join(dir, atomicfile.TempPrefix(ManifestFile, os.Getppid(), host)+"14"), false},
+		{filepath.Join(claims, atomicfile.TempPrefix(key+".claim", os.Getppid(), host)+"15"), false},
+		{liveClaimer.asidePath(liveClaimer.path(key)), false},
+		{filepath.Join(claims, ".claim-16"), false},
+		{filepath.Join(claims, ".claim-17"), true}, // made old below
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f.path, []byte(`{"host`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-staleAfter - time.Minute)
+	if err := os.Chtimes(files[len(files)-1].path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		_, err := os.Stat(f.path)
+		if gone := errors.Is(err, fs.ErrNotExist); gone != f.gone {
+			t.Errorf("%s: removed %v, want %v (stat: %v)", filepath.Base(f.path), gone, f.gone, err)
+		}
 	}
 }

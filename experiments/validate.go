@@ -16,8 +16,8 @@ import (
 // listing the cells takes well under a gigabyte.
 const maxCells = 10_000_000
 
-// maxChains is the largest number of chains per cell.
-const maxChains = 64
+// MaxChains is the largest number of chains per cell, and of bnmf fit.
+const MaxChains = 64
 
 // Validate checks everything about c that does not need the data, and
 // returns the first problem as a *ConfigError. Prepare checks the rest
@@ -147,19 +147,22 @@ func (c *Config) validateChain() error {
 	if c.Repeats <= 0 {
 		return c.errorf("repeats", "%d must be positive", c.Repeats)
 	}
-	if c.Chains < 1 || c.Chains > maxChains {
-		return c.errorf("chains", "%d must be between 1 and %d", c.Chains, maxChains)
+	if c.Chains < 1 || c.Chains > MaxChains {
+		return c.errorf("chains", "%d must be between 1 and %d", c.Chains, MaxChains)
 	}
 	if _, err := bnmf.ParseSigma2Start(c.Sigma2Start); err != nil {
 		return c.errorf("sigma2_start", "%v", err)
 	}
-	if c.Sweeps <= 0 {
-		return c.errorf("sweeps", "%d must be positive", c.Sweeps)
+	if err := c.validateAutoSweeps(); err != nil {
+		return err
+	}
+	if !c.AutoSweeps && (c.Sweeps <= 0 || c.Sweeps > bnmf.MaxSweeps) {
+		return c.errorf("sweeps", "%d must be between 1 and %d (every sweep's statistics are kept in memory)", c.Sweeps, bnmf.MaxSweeps)
 	}
 	if c.BurnIn < 0 {
 		return c.errorf("burn_in", "%d must not be negative", c.BurnIn)
 	}
-	if c.BurnIn >= c.Sweeps {
+	if c.BurnIn >= c.Sweeps && !c.AutoSweeps {
 		key := "burn_in"
 		if _, set := c.lines[key]; !set {
 			key = "sweeps" // the burn-in is the default: point at what changed
@@ -169,7 +172,8 @@ func (c *Config) validateChain() error {
 	if c.Thin <= 0 {
 		return c.errorf("thin", "%d must be positive", c.Thin)
 	}
-	if kept := c.Sweeps - c.BurnIn; kept/c.Thin == 0 {
+	if !c.AutoSweeps && c.chainSettings().KeptSweeps() == 0 {
+		kept := c.Sweeps - c.BurnIn
 		return c.errorf("thin", "%d keeps none of the %d sweeps after burn-in; it must be at most sweeps - burn_in = %d", c.Thin, kept, kept)
 	}
 	// Cells() lists every cell, so the grid's size bounds the memory a

@@ -88,10 +88,10 @@ func recordDifferences(a, b *Record) ([]string, error) {
 		return []any{c.Study, c.Kind, c.ConfigHash, c.Seed, c.Dataset,
 			[]int{c.Rows, c.Cols, c.TrainEntries, c.TestEntries, c.Sweeps, c.BurnIn, c.Thin},
 			c.Metrics, c.Trace, c.Error, c.Warnings,
-			[]any{c.Chains, c.ChainMetrics, c.ChainTraces}, c.Predictive, c.Diagnostics}
+			[]any{c.Chains, c.ChainMetrics, c.ChainTraces}, c.Predictive, c.Diagnostics, c.AutoSweeps, c.Hyper}
 	}
 	names := []string{"study", "kind", "config hash", "seed", "dataset", "sizes and settings", "metrics", "trace", "error", "warnings",
-		"chains", "predictive scores", "diagnostics"}
+		"chains", "predictive scores", "diagnostics", "auto sweeps", "hyperparameters"}
 	pa, pb := parts(a), parts(b)
 	var diff []string
 	for i := range pa {

@@ -128,8 +128,8 @@ func New(targets [][]float64, s Settings) (*Accumulator, error) {
 		s.Levels = DefaultLevels()
 	}
 	for i, a := range s.Levels {
-		if !(a > 0 && a < 1) {
-			return nil, fmt.Errorf("predictive: Settings.Levels[%d] is %v; it must be in (0, 1)", i, a)
+		if err := CheckLevel(a); err != nil {
+			return nil, fmt.Errorf("predictive: Settings.Levels[%d]: %w", i, err)
 		}
 	}
 	if !(s.Tol >= 0) || math.IsInf(s.Tol, 1) {

@@ -3,6 +3,7 @@ package predictive
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,7 +241,8 @@ func TestAddErrors(t *testing.T) {
 		{"no-targets", nil, Settings{Samples: 1}, "predictive: New needs at least one target vector with at least one entry"},
 		{"samples", y, Settings{}, "predictive: Settings.Samples is 0; it must be positive"},
 		{"buffer", y, Settings{Samples: 1, Buffer: -1}, "predictive: Settings.Buffer is -1; it must not be negative"},
-		{"level", y, Settings{Samples: 1, Levels: []float64{0.5, 1}}, "predictive: Settings.Levels[1] is 1; it must be in (0, 1)"},
+		{"level", y, Settings{Samples: 1, Levels: []float64{0.5, 1}}, "predictive: Settings.Levels[1]: level 1 must be in (0, 1)"},
+		{"level rounds to 1", y, Settings{Samples: 1, Levels: []float64{0.9999999999999999}}, "predictive: Settings.Levels[0]: level 0.9999999999999999 is too close to 1: the upper end's probability (1+level)/2 rounds to 1 in float64, where the quantile is infinite; the largest level is 0.9999999999999998"},
 		{"tol", y, Settings{Samples: 1, Tol: math.NaN()}, "predictive: Settings.Tol is NaN; it must be nonnegative and finite"},
 		{"workers", y, Settings{Samples: 1, Workers: -2}, "predictive: Settings.Workers is -2; it must not be negative"},
 		{"lengths", [][]float64{{1, 2}, {1}}, Settings{Samples: 1}, "predictive: target 1 has 1 values; target 0 has 2"},
@@ -343,5 +345,38 @@ func TestFinishEarly(t *testing.T) {
 				t.Fatalf("after %d samples, entry %d: 0.5 interval [%v, %v] misses the mean %v", added, k, lo, hi, res.Mean[k])
 			}
 		}
+	}
+}
+
+// TestCoverageBoundary checks the convention for a PIT exactly on an
+// interval end: the central interval is closed, so an observed value at
+// either quantile is covered (as Mixture.Interval documents: y lies in
+// the interval exactly when CDF(y) lies in [(1-a)/2, (1+a)/2]). Two
+// samples, one centred on y (CDF 1/2) and one 100 sds away (CDF 0 or 1),
+// put the PIT of entry 0 at exactly 0.75 and that of entry 1 at exactly
+// 0.25, the ends of the 50% interval; entry 2's PIT is 0.5.
+func TestCoverageBoundary(t *testing.T) {
+	y := []float64{0, 0, 0}
+	acc, err := New([][]float64{y}, Settings{Samples: 2, Levels: []float64{0.5, 0.25}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mu := range [][]float64{{0, 0, 0}, {-100, 100, 0}} {
+		if err := acc.Add(mu, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := acc.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Scores[0]
+	if want := []float64{0.75, 0.25, 0.5}; !slices.Equal(sc.PIT, want) {
+		t.Fatalf("PIT %v, want exactly %v", sc.PIT, want)
+	}
+	// Level 0.5: both ends are hit and covered, as is the middle. Level
+	// 0.25 ([0.375, 0.625]): only the middle.
+	if want := []float64{1, 1.0 / 3}; !slices.Equal(sc.Coverage, want) {
+		t.Errorf("coverage %v at levels %v, want %v", sc.Coverage, res.Levels, want)
 	}
 }

@@ -1,6 +1,7 @@
 package predictive
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -168,10 +169,30 @@ func gaussianInterval(mean, variance, a float64) (lo, hi float64) {
 	return mean - h, mean + h
 }
 
-// checkLevel panics if a is not in (0, 1).
+// MaxLevel is the largest interval level CheckLevel accepts, 1 - 2^-52:
+// for the one float64 between it and 1, (1+a)/2 rounds to 1.
+const MaxLevel = 1 - 0x1p-52
+
+// CheckLevel returns an error unless a is an interval level that
+// Interval, GaussianInterval and Settings.Levels accept: in (0, 1), and
+// such that both ends' probabilities, (1-a)/2 and (1+a)/2, lie strictly
+// inside (0, 1) in float64 arithmetic. That leaves out only the largest
+// float64 below 1, for which (1+a)/2 rounds to 1 (an infinite quantile);
+// MaxLevel is the largest level accepted.
+func CheckLevel(a float64) error {
+	switch {
+	case !(a > 0 && a < 1):
+		return fmt.Errorf("level %v must be in (0, 1)", a)
+	case !((1+a)/2 < 1 && (1-a)/2 > 0):
+		return fmt.Errorf("level %v is too close to 1: the upper end's probability (1+level)/2 rounds to 1 in float64, where the quantile is infinite; the largest level is %v", a, MaxLevel)
+	}
+	return nil
+}
+
+// checkLevel panics if CheckLevel refuses a.
 func checkLevel(a float64) {
-	if !(a > 0 && a < 1) {
-		panic("predictive: interval level outside (0, 1)")
+	if err := CheckLevel(a); err != nil {
+		panic("predictive: interval " + err.Error())
 	}
 }
 

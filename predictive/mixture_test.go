@@ -1,7 +1,9 @@
 package predictive
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -254,5 +256,55 @@ func TestGaussianInterval(t *testing.T) {
 	}
 	if _, mhi := m.Interval(0.9, 0); math.Abs(mhi-hi) < 1 {
 		t.Errorf("mixture interval end %v is within 1 of the Gaussian one %v", mhi, hi)
+	}
+}
+
+// TestCheckLevel checks the levels the interval functions accept: those
+// in (0, 1) whose ends' probabilities (1-a)/2 and (1+a)/2 stay inside
+// (0, 1) in float64, which leaves out only the last float64 below 1.
+func TestCheckLevel(t *testing.T) {
+	below1 := math.Nextafter(1, 0) // 1 - 2^-53: (1 + a)/2 rounds to 1
+	tests := []struct {
+		a    float64
+		want string // "" when accepted
+	}{
+		{0.9, ""},
+		{math.SmallestNonzeroFloat64, ""},
+		{MaxLevel, ""},
+		{below1, "is too close to 1"},
+		{1, "must be in (0, 1)"},
+		{0, "must be in (0, 1)"},
+		{math.NaN(), "must be in (0, 1)"},
+	}
+	m := Mixture{Mu: []float64{0, 1}, Sigma2: []float64{1, 4}}
+	for _, tt := range tests {
+		err := CheckLevel(tt.a)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("CheckLevel(%v) = %v, want nil", tt.a, err)
+				continue
+			}
+			// Accepted levels give finite ends; MaxLevel's are about
+			// -/+ 8.2 sd (the normal quantile at 2^-53).
+			lo, hi := m.Interval(tt.a, 0)
+			if math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(lo <= hi) {
+				t.Errorf("Interval(%v) = [%v, %v]", tt.a, lo, hi)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("CheckLevel(%v) = %v, want an error containing %q", tt.a, err, tt.want)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tt.want) {
+					t.Errorf("Interval(%v) panicked with %v, want a panic containing %q", tt.a, r, tt.want)
+				}
+			}()
+			m.Interval(tt.a, 0)
+		}()
+	}
+	if MaxLevel != math.Nextafter(below1, 0) {
+		t.Errorf("MaxLevel is %v, want the float64 below %v", MaxLevel, below1)
 	}
 }

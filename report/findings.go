@@ -40,7 +40,11 @@ func whatWasRun(s *StudySummary) string {
 	if kr := reportOf(s); kr != nil {
 		b.WriteString(kr.grid(s))
 	}
-	fmt.Fprintf(&b, "; %d sweeps with a burn-in of %d", m.Sweeps, m.BurnIn)
+	if m.MaxSweeps > 0 {
+		fmt.Fprintf(&b, "; sweeps: auto, each cell's chains run until they converged or reached %d sweeps, the first half of them burn-in", m.MaxSweeps)
+	} else {
+		fmt.Fprintf(&b, "; %d sweeps with a burn-in of %d", m.Sweeps, m.BurnIn)
+	}
 	if m.Thin > 1 {
 		fmt.Fprintf(&b, " and thinning %d", m.Thin)
 	}

@@ -47,6 +47,10 @@ func studyTables(s *StudySummary, paper PaperValues) ([]namedTable, error) {
 				experiments.MaxRHat, experiments.MaxRHat, experiments.MinESSPerChain, experiments.MaxSigma2OverVariance),
 			func(b *bytes.Buffer) error { return WriteDiagnosticsTable(b, s) })
 	}
+	if err == nil && s.hasHyper() {
+		err = add("hyperparameters.md", hyperHeading, hyperCaption,
+			func(b *bytes.Buffer) error { return WriteHyperTable(b, s) })
+	}
 	if err == nil {
 		err = add("timing.md", "Seconds per sweep",
 			statsCaption+", pooled over each model and rank's cells; wall-clock time on the machine that ran them.",

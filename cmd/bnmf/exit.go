@@ -16,6 +16,10 @@ const (
 	// exitCellsFailed is the status of a run that finished but stored
 	// cells whose chains failed (their records hold the error).
 	exitCellsFailed = 3
+	// exitCellsHeld is the status of a run that finished but left cells
+	// that other live processes hold (their claims) and had not stored
+	// when it ended; it goes before exitCellsFailed.
+	exitCellsHeld = 4
 )
 
 // statusError is an error with its own exit status.

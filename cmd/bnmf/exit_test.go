@@ -38,6 +38,7 @@ func TestExitCode(t *testing.T) {
 		{"help", flag.ErrHelp, nil, 0},
 		{"error", errors.New("bad config"), nil, 1},
 		{"cells failed", fmt.Errorf("wrapped: %w", failed), nil, 3},
+		{"cells held", fmt.Errorf("wrapped: %w", &statusError{status: exitCellsHeld, err: errors.New("run: 1 of 4 cells are held")}), nil, 4},
 		{"SIGINT", errors.New("run: interrupted"), signalError{syscall.SIGINT}, 130},
 		{"SIGTERM", errors.New("run: interrupted"), signalError{syscall.SIGTERM}, 143},
 		{"finished despite a signal", nil, signalError{syscall.SIGTERM}, 0},

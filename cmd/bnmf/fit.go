@@ -23,12 +23,17 @@ DATA is a file: "row, column, value" triplets (CSV, TSV or spaces; ids
 may be any strings) or a MatrixMarket coordinate file (.mtx); --format
 names the file's format when its extension does not (triplets,
 matrix-market, or a MovieLens dataset name for its ratings layout).
+DATA is read once, its SHA-256 with it, so it may be a named pipe or a
+shell's process substitution, such as <(zcat ratings.csv.gz).
 Without --format, DATA may also be a dataset name:
   %s
 Rows and columns keep the file's ids in every output.
 
 Writes to DIR (into a temporary directory beside it, renamed at the end,
-so an interrupted fit leaves nothing half-written):
+so an interrupted fit leaves nothing half-written; with --force, on Linux
+the new directory and DIR are exchanged in one step, so DIR never goes
+missing; the next fit into DIR removes the temporary directory of a fit
+that was killed, and puts DIR back if one was killed while replacing it):
   W_mean.csv, W_sd.csv   posterior mean and sd of W: a line per row id, K factors
   Z_mean.csv, Z_sd.csv   the same for Z, a line per column id (Z transposed)
   W_mean.npy, W_sd.npy   the same as NumPy arrays, '<f8': W is M x K
@@ -36,11 +41,29 @@ so an interrupted fit leaves nothing half-written):
   row_ids.txt, col_ids.txt   the ids in the order of the arrays, one a line
   summary.json           the data's scale, sigma^2's posterior (mean, sd,
                          quantiles), convergence diagnostics (R-hat, ESS),
-                         warnings and, with --holdout, held-out scores
+                         how --sweeps auto stopped, warnings, with
+                         --holdout held-out scores, and for GEEA its
+                         rates lambda_k per dimension
   trace.png              train MSE, sigma^2 and log-likelihood of every chain
   model.npz              what bnmf predict needs (see below)
   manifest.json          data file hash, settings, the hyperparameters set
                          with --set (the others are the defaults), revision
+
+By default (--sweeps auto) the chains run in blocks until they have
+converged: after each block, the rank-normalised R-hat of sigma^2, of the
+MSE of the tracked entries (held out with --holdout) and of the worst
+tracked prediction, pooled over the chains, must be below 1.01 and their
+bulk- and tail-ESS at least 400 (Vehtari et al. 2021). Each block is as
+long as all before it, so the checks come after --max-sweeps halved
+until the next halving would fall below 100 (125, 250, ..., 2000 for the
+default 2000), and the burn-in is the first half of the sweeps run
+(Stan's warm-up convention). A chain whose mean sigma^2 exceeds ten times
+the data's variance is stuck and cannot mix: the fit stops there. fit
+prints the sweeps taken and the diagnostics reached, and warns "not
+converged" when the chains reach --max-sweeps first; summary.json holds
+the same under auto_sweeps. The outputs equal those of --sweeps N
+--burn-in N/2 for the N taken. --sweeps N runs N sweeps instead, with
+--burn-in (default four fifths of them).
 
 The factors of different chains are matched (the posterior does not change
 when the K factors are permuted) before their means are pooled. The model
@@ -70,6 +93,8 @@ a sweep.
 type fitOptions struct {
 	model                      string
 	rank, sweeps, burnIn, thin int
+	autoSweeps                 bool
+	maxSweeps                  int
 	chains, workers, samples   int
 	seed                       uint64
 	sets                       setFlag
@@ -99,10 +124,12 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("fit", fmt.Sprintf(fitUsage, strings.Join(dataset.Names(), ", ")), stdout, stderr)
 	fs.StringVar(&o.model, "model", "GRRN", "the model `NAME`: "+strings.Join(bayesianModels(), ", "))
 	fs.IntVar(&o.rank, "rank", 10, "the rank `K` of the factorisation")
-	fs.IntVar(&o.sweeps, "sweeps", 500, "Gibbs sweeps `N` per chain")
-	fs.IntVar(&o.burnIn, "burn-in", -1, "sweeps `B` discarded at the start of each chain; -1 means four fifths of --sweeps")
+	o.autoSweeps = true
+	fs.Var(sweepsFlag{&o.sweeps, &o.autoSweeps}, "sweeps", "Gibbs sweeps `N` per chain (at most 10,000,000), or auto: run until the chains converge (R-hat < 1.01, bulk- and tail-ESS >= 400), a chain is stuck, or --max-sweeps")
+	fs.IntVar(&o.maxSweeps, "max-sweeps", defaultMaxSweeps, "with --sweeps auto, at most `N` sweeps per chain (at most 10,000,000)")
+	fs.IntVar(&o.burnIn, "burn-in", -1, "sweeps `B` discarded at the start of each chain; -1 means four fifths of --sweeps (with --sweeps auto: the first half of the sweeps run)")
 	fs.IntVar(&o.thin, "thin", 1, "keep every `T`-th sweep after burn-in")
-	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled")
+	fs.IntVar(&o.chains, "chains", 4, "independent chains `C`, pooled, at most 64")
 	fs.Uint64Var(&o.seed, "seed", 1, "`S` seeds the chains, the hold-out split and the tracked entries")
 	fs.IntVar(&o.workers, "workers", 0, "cores to use `N`; 0 means all (the outputs do not depend on it)")
 	fs.Var(&o.sets, "set", "set a hyperparameter of the model, `key=value` (repeatable), such as alpha_sigma=2")
@@ -129,13 +156,22 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	src, err := loadFitData(fs.Arg(0), o)
+	src, err := loadFitDataContext(ctx, fs.Arg(0), o)
+	if ctx.Err() != nil && o.out != "" {
+		return fmt.Errorf("fit: interrupted; nothing was written to %s", o.out)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("fit: interrupted while loading %s; nothing was written", fs.Arg(0))
+	}
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
 	r := src.ratings
 	if o.out == "" {
 		o.out = "fit-" + strings.TrimSuffix(r.Name, filepath.Ext(r.Name))
+	}
+	if err := recoverFitDirs(o.out, stderr); err != nil {
+		return fmt.Errorf("fit: %w", err)
 	}
 	if err := checkOutDir(o.out, o.force); err != nil {
 		return fmt.Errorf("fit: %w", err)
@@ -155,7 +191,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := writeFitDir(ctx, o.out, o.force, res); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	fmt.Fprintf(stderr, "fit: %d chains of %d sweeps in %s\n", o.chains, o.sweeps, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "fit: %d chains of %d sweeps in %s\n", o.chains, res.chains.Results[0].Settings.Sweeps, time.Since(start).Round(time.Second))
 	return res.print(stdout, o.out)
 }
 
@@ -169,38 +205,39 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 		return nil, err
 	}
 	prob.describe(stderr)
-	s := bnmf.Settings{
-		Rank: o.rank, Sweeps: o.sweeps, BurnIn: o.burnIn, Thin: o.thin,
-		Workers: o.workers, Seed: o.seed, Test: prob.test, Tracked: prob.tracked,
-		Float32Factors: o.float32Factors,
-	}
-	switch {
-	case o.burnIn < 0:
-		s.BurnIn = 0 // bnmf's default, four fifths of the sweeps
-	case o.burnIn == 0:
-		s.BurnIn = -1 // bnmf's "none"
-	}
+	s := o.chainSettings()
+	s.Rank, s.Workers, s.Seed, s.Test, s.Tracked = o.rank, o.workers, o.seed, prob.test, prob.tracked
+	s.Float32Factors = o.float32Factors
 	if prob.heldOut {
 		s.Scores = &predictive.Settings{Levels: []float64{0.5, 0.8, 0.9, 0.95}}
 	}
-	kept := keptSweeps(o.sweeps, s.BurnIn, o.thin)
+	kept, sweeps := s.KeptSweeps(), o.sweeps
+	if o.autoSweeps {
+		// The most a chain keeps: the second half of the cap.
+		s.Auto = &bnmf.AutoSweeps{MaxSweeps: o.maxSweeps, Stop: experiments.AutoRule{TrainVariance: prob.train.Variance()}}
+		kept, sweeps = (o.maxSweeps-o.maxSweeps/2)/o.thin, o.maxSweeps
+	}
 	describeModelSize(stderr, r.Rows, r.Cols, len(r.Entries), o, kept)
 	collector := newDrawCollector(r.Rows, r.Cols, o.rank, o.chains, kept, o.samples)
 	s.Draws = collector
 	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: o.progress}
-	meter := progress.Sweeps(fmt.Sprintf("fit %s K=%d, %d chains", model.Name(), o.rank, o.chains), o.chains*o.sweeps)
+	meter := progress.Sweeps(fmt.Sprintf("fit %s K=%d, %d chains", model.Name(), o.rank, o.chains), o.chains*sweeps)
 	s.Recorder = meter
 	chains, err := bnmf.RunChains(ctx, model, prob.train, s, o.chains)
 	meter.Close()
 	if err != nil {
 		return nil, err
 	}
+	var auto *experiments.AutoStop
+	if o.autoSweeps { // judged before rescaling, as the rule saw them
+		auto = experiments.JudgeAuto(chains, prob.train.Variance(), o.maxSweeps)
+	}
 	// Every number of the chains, and of the posterior below, goes back
 	// to the data's units before anything is summarised or written.
 	chains.Rescale(prob.scale)
 	res := &fitResult{
 		opts: o, src: src, prob: prob, model: model.Name(), hyper: hyper,
-		chains: chains, post: collector.pool(),
+		chains: chains, auto: auto, post: collector.pool(),
 		versions: experiments.BuildVersions(buildRevision),
 	}
 	res.post.rescale(prob.scale)
@@ -210,19 +247,24 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 
 // validate checks the flags that need no data.
 func (o *fitOptions) validate() error {
+	if o.autoSweeps {
+		if err := o.validateAuto(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case o.rank < 1:
 		return fmt.Errorf("--rank %d must be positive", o.rank)
-	case o.sweeps < 1:
-		return fmt.Errorf("--sweeps %d must be positive", o.sweeps)
-	case o.burnIn < -1:
+	case !o.autoSweeps && (o.sweeps < 1 || o.sweeps > bnmf.MaxSweeps):
+		return fmt.Errorf("--sweeps %d must be between 1 and %d (every sweep's statistics are kept in memory)", o.sweeps, bnmf.MaxSweeps)
+	case !o.autoSweeps && o.burnIn < -1:
 		return fmt.Errorf("--burn-in %d must not be negative (-1 means four fifths of --sweeps)", o.burnIn)
-	case o.burnIn >= o.sweeps:
+	case !o.autoSweeps && o.burnIn >= o.sweeps:
 		return fmt.Errorf("--burn-in %d must be less than --sweeps %d", o.burnIn, o.sweeps)
 	case o.thin < 1:
 		return fmt.Errorf("--thin %d must be positive", o.thin)
-	case o.chains < 1:
-		return fmt.Errorf("--chains %d must be positive", o.chains)
+	case o.chains < 1 || o.chains > experiments.MaxChains:
+		return fmt.Errorf("--chains %d must be between 1 and %d", o.chains, experiments.MaxChains)
 	case o.workers < 0:
 		return fmt.Errorf("--workers %d must not be negative", o.workers)
 	case o.samples < o.chains:
@@ -234,14 +276,25 @@ func (o *fitOptions) validate() error {
 	case o.progress <= 0:
 		return fmt.Errorf("--progress %v must be positive", o.progress)
 	}
-	burnIn := o.burnIn
-	if burnIn < 0 {
-		burnIn = o.sweeps * 4 / 5
-	}
-	if (o.sweeps-burnIn)/o.thin == 0 {
-		return fmt.Errorf("--thin %d keeps none of the %d sweeps after burn-in", o.thin, o.sweeps-burnIn)
+	if s := o.chainSettings(); !o.autoSweeps && s.KeptSweeps() == 0 {
+		return fmt.Errorf("--thin %d keeps none of the %d sweeps after burn-in", o.thin, o.sweeps-s.BurnInSweeps())
 	}
 	return nil
+}
+
+// chainSettings returns the sweeps, burn-in and thinning that the flags
+// ask for. A --burn-in of -1 (the default) becomes bnmf's 0, four fifths
+// of the sweeps (or, with --sweeps auto, what Settings.Auto needs), and
+// one of 0 bnmf.NoBurnIn.
+func (o *fitOptions) chainSettings() bnmf.Settings {
+	s := bnmf.Settings{Sweeps: o.sweeps, BurnIn: o.burnIn, Thin: o.thin}
+	switch {
+	case o.burnIn < 0:
+		s.BurnIn = 0
+	case o.burnIn == 0:
+		s.BurnIn = bnmf.NoBurnIn
+	}
+	return s
 }
 
 // modelSizeWarn is the model file size from which fit warns before
@@ -255,23 +308,15 @@ const modelSizeWarn = 2e9
 func describeModelSize(w io.Writer, rows, cols, observed int, o fitOptions, kept int) {
 	s := storedSamples(o.chains, kept, o.samples)
 	size := 8*int64(s)*int64(o.rank)*int64(rows+cols) + 4*int64(observed)
-	fmt.Fprintf(w, "model: %s will hold %d samples, about %s (--samples bounds them)\n", modelFile, s, fmtBytes(size))
+	upTo := ""
+	if o.autoSweeps {
+		upTo = "up to " // if the chains run to --max-sweeps
+	}
+	fmt.Fprintf(w, "model: %s will hold %s%d samples, about %s (--samples bounds them)\n", modelFile, upTo, s, fmtBytes(size))
 	if size >= modelSizeWarn {
 		fmt.Fprintf(w, "warning: the %d samples are held in memory while sampling, %s; a smaller --samples shrinks them (--samples %d: %s)\n",
 			s, fmtBytes(8*int64(s)*int64(o.rank)*int64(rows+cols)), o.chains, fmtBytes(8*int64(o.chains)*int64(o.rank)*int64(rows+cols)+4*int64(observed)))
 	}
-}
-
-// keptSweeps returns how many sweeps of a chain enter the posterior, for
-// bnmf's BurnIn convention (0: four fifths, negative: none).
-func keptSweeps(sweeps, burnIn, thin int) int {
-	switch {
-	case burnIn == 0:
-		burnIn = sweeps * 4 / 5
-	case burnIn < 0:
-		burnIn = 0
-	}
-	return (sweeps - burnIn) / thin
 }
 
 // bayesianModels lists the registered models that have a posterior.

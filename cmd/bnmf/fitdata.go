@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,14 +27,20 @@ type fitSource struct {
 }
 
 // loadFitData loads DATA: a dataset name unless --format is given, else a
-// file.
+// file (read once, with its digest: it may be a named pipe).
 func loadFitData(arg string, o fitOptions) (*fitSource, error) {
+	return loadFitDataContext(context.Background(), arg, o)
+}
+
+// loadFitDataContext is loadFitData stopped by ctx, also while it waits
+// for a named pipe's writer.
+func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSource, error) {
 	opts := dataset.Options{MinRatings: o.minRatings}
 	src := &fitSource{}
 	var err error
 	if o.format == "" && slices.Contains(dataset.Names(), arg) {
 		src.dataset = arg
-		if src.ratings, err = dataset.Open(arg, o.dataDir, opts); err != nil {
+		if src.ratings, err = dataset.OpenContext(ctx, arg, o.dataDir, opts); err != nil {
 			return nil, err
 		}
 		if arg != dataset.SyntheticName {
@@ -53,10 +60,7 @@ func loadFitData(arg string, o fitOptions) (*fitSource, error) {
 	if _, err := os.Stat(arg); errors.Is(err, os.ErrNotExist) && o.format == "" {
 		return nil, fmt.Errorf("%s: no such file, nor a dataset name (%s)", arg, strings.Join(dataset.Names(), ", "))
 	}
-	if src.ratings, err = dataset.OpenFile(arg, src.format, opts); err != nil {
-		return nil, err
-	}
-	if src.sha256, err = experiments.FileSHA256(arg); err != nil {
+	if src.ratings, src.sha256, err = dataset.OpenFileDigest(ctx, arg, src.format, opts); err != nil {
 		return nil, err
 	}
 	return src, nil
@@ -115,9 +119,16 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 		return nil, err
 	}
 	p.mean, p.variance = m.Mean(), m.Variance()
+	if err := checkMoments(p.mean, p.variance, train); err != nil {
+		return nil, err
+	}
 	if o.standardize {
 		if !(p.variance > 0) {
-			return nil, errors.New("--standardize: the training values are all equal; there is no spread to divide by")
+			lo, hi := valueRange(train)
+			if lo == hi {
+				return nil, fmt.Errorf("--standardize: the training values are all equal (%g); there is no spread to divide by", lo)
+			}
+			return nil, fmt.Errorf("--standardize: the variance of the training values underflows to 0 in float64 (they range from %g to %g, not all equal); multiply them by a power of ten first", lo, hi)
 		}
 		p.scale = math.Sqrt(p.variance)
 		train, test = scaled(train, 1/p.scale), scaled(test, 1/p.scale)
@@ -142,6 +153,34 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 	p.tracked = rng.Perm(len(test))[:min(trackedCount, len(test))]
 	slices.Sort(p.tracked)
 	return p, nil
+}
+
+// checkMoments returns an error if the mean or the variance of the
+// training values overflowed float64: the values are finite, but the
+// models' defaults and sums of squares built on them would not be.
+func checkMoments(mean, variance float64, train []bnmf.Entry) error {
+	var what string
+	switch {
+	case math.IsInf(mean, 0) && math.IsInf(variance, 0):
+		what = "mean and variance of the training values overflow"
+	case math.IsInf(mean, 0):
+		what = "mean of the training values overflows"
+	case math.IsInf(variance, 0):
+		what = "variance of the training values overflows"
+	default:
+		return nil
+	}
+	lo, hi := valueRange(train)
+	return fmt.Errorf("the %s float64 (mean %.4g, variance %.4g; the values range from %g to %g); divide them by a power of ten first", what, mean, variance, lo, hi)
+}
+
+// valueRange returns the smallest and largest values of entries.
+func valueRange(entries []bnmf.Entry) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, e := range entries {
+		lo, hi = min(lo, e.Value), max(hi, e.Value)
+	}
+	return lo, hi
 }
 
 // scaled returns a copy of entries with their values multiplied by f.

@@ -49,9 +49,22 @@ func TestFitBadInputs(t *testing.T) {
 		{"holdout", []string{"--holdout", "1", good}, "--holdout 1 must be in [0, 1)"},
 		{"holdout too large", []string{"--holdout", "0.9", "--rank", "1", good}, `leaves 0 for training`},
 		{"burn-in", []string{"--sweeps", "10", "--burn-in", "10", good}, "--burn-in 10 must be less than --sweeps 10"},
+		{"chains", []string{"--chains", "100000000", "--samples", "100000000", good}, "--chains 100000000 must be between 1 and 64"},
+		{"sweeps", []string{"--sweeps", "2000000000", good}, "--sweeps 2000000000 must be between 1 and 10000000 (every sweep's statistics are kept in memory)"},
 		{"samples", []string{"--samples", "2", good}, "--samples 2 must be at least --chains 4"},
 		{"output exists", []string{"--rank", "1", good}, "--out " + full + " exists and is not empty; choose another directory or replace it with --force"},
 		{"format", []string{"--format", "excel", good}, `unknown format "excel"`},
+		// Values of about 1e-300 differ, but their variance underflows
+		// to 0; values of 1e308 are finite, but their mean and variance
+		// overflow (the sampler then blamed GRRN's beta_lambda default).
+		{"variance underflows", []string{"--standardize", "--rank", "1", file("tiny.csv", "a,x,1e-300\na,y,2e-300\nb,x,3e-300\nb,y,1.5e-300\n")},
+			"--standardize: the variance of the training values underflows to 0 in float64 (they range from 1e-300 to 3e-300, not all equal); multiply them by a power of ten first"},
+		{"variance overflows", []string{"--standardize", "--rank", "1", file("huge.csv", "a,x,1e308\na,y,2\nb,x,3\nb,y,1.5e308\n")},
+			"the mean and variance of the training values overflow float64 (mean +Inf, variance +Inf; the values range from 2 to 1.5e+308); divide them by a power of ten first"},
+		{"variance overflows unstandardized", []string{"--rank", "1", file("huge2.csv", "a,x,1e200\na,y,2\nb,x,3\nb,y,1.5e200\n")},
+			"the variance of the training values overflows float64 (mean 6.25e+199, variance +Inf; the values range from 2 to 1.5e+200); divide them by a power of ten first"},
+		{"all equal", []string{"--standardize", "--rank", "1", file("equal.csv", "a,x,2\na,y,2\nb,x,2\n")},
+			"--standardize: the training values are all equal (2); there is no spread to divide by"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
@@ -26,6 +29,7 @@ type fitResult struct {
 	model    string
 	hyper    map[string]any
 	chains   *bnmf.Chains
+	auto     *experiments.AutoStop // with --sweeps auto
 	post     *posterior
 	versions experiments.Versions
 
@@ -57,13 +61,16 @@ func (res *fitResult) fittedModel() *fittedModel {
 // writeFitDir writes every output into a temporary directory beside dir
 // and renames it to dir at the end (replacing dir with force), so that dir
 // never holds a partial fit. A cancelled ctx before the rename discards
-// the temporary directory.
+// the temporary directory. The temporary directory is named after this
+// process (see atomicfile.TempPrefix), so that the next fit into dir
+// removes it if this one is killed (see recoverFitDirs).
 func writeFitDir(ctx context.Context, dir string, force bool, res *fitResult) (err error) {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	host, _ := os.Hostname() // without a name, the directory records an empty host
+	tmp, err := os.MkdirTemp(parent, atomicfile.TempPrefix(filepath.Base(filepath.Clean(dir)), os.Getpid(), host))
 	if err != nil {
 		return err
 	}
@@ -84,30 +91,108 @@ func writeFitDir(ctx context.Context, dir string, force bool, res *fitResult) (e
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted; nothing was written to %s", dir)
 	}
-	// Replace dir: an empty one is removed, a full one (with --force,
-	// checked before sampling) moved aside and removed after the rename.
-	var old string
-	if entries, rerr := os.ReadDir(dir); rerr == nil {
-		if len(entries) > 0 && !force {
-			return fmt.Errorf("--out %s was filled while fitting; the outputs are left out", dir)
-		}
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
+	entries, rerr := os.ReadDir(dir)
+	if rerr != nil {
+		if err := os.Rename(tmp, dir); err != nil {
 			return err
 		}
+		return atomicfile.SyncDir(parent)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			_ = os.Rename(old, dir) // put the old outputs back; the error says what failed
+	if len(entries) > 0 && !force {
+		return fmt.Errorf("--out %s was filled while fitting; the outputs are left out", dir)
+	}
+	return replaceDir(tmp, dir, parent, atomicfile.Exchange)
+}
+
+// oldSuffix ends the name under which replaceDir moves the replaced
+// outputs aside where it cannot exchange the directories.
+const oldSuffix = ".old"
+
+// replaceDir puts the directory tmp in place of the directory dir, both in
+// parent, and removes the replaced one. Where the system can, it
+// exchanges the two in one step (atomicfile.Exchange), so that dir always
+// exists; elsewhere it moves dir aside to tmp + oldSuffix and renames tmp
+// to dir, and a crash between the two renames leaves dir missing until
+// the next fit into it puts the old outputs back (recoverFitDirs).
+// exchange is atomicfile.Exchange; a test passes one that cannot.
+func replaceDir(tmp, dir, parent string, exchange func(a, b string) error) error {
+	err := exchange(tmp, dir)
+	if err == nil {
+		// tmp now holds the replaced outputs.
+		if err := atomicfile.SyncDir(parent); err != nil {
+			return err
 		}
-		return err
-	}
-	if old != "" {
-		if err := os.RemoveAll(old); err != nil {
+		if err := os.RemoveAll(tmp); err != nil {
 			return fmt.Errorf("removing the replaced outputs: %w", err)
 		}
+		return nil
+	}
+	if !errors.Is(err, atomicfile.ErrNoExchange) {
+		return err
+	}
+	old := tmp + oldSuffix
+	if err := os.Rename(dir, old); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		_ = os.Rename(old, dir) // put the old outputs back; the error says what failed
+		return err
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("removing the replaced outputs: %w", err)
 	}
 	return atomicfile.SyncDir(parent)
+}
+
+// recoverFitDirs cleans up after fits into dir that were killed, before a
+// new fit into dir starts: it removes their temporary directories (the
+// size of a model file each), and if one was killed between the two
+// renames of replaceDir, so that dir is missing, puts dir's old outputs
+// back (the fit never finished, so dir is left as it was before it).
+// Only directories of processes of this host that no longer run are
+// touched (atomicfile.Abandoned); what it did is said on w.
+func recoverFitDirs(dir string, w io.Writer) error {
+	dir = filepath.Clean(dir)
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	entries, err := os.ReadDir(parent)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var olds, temps []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, "."+base+".tmp-") || !atomicfile.Abandoned(name) {
+			continue
+		}
+		if strings.HasSuffix(name, oldSuffix) {
+			olds = append(olds, name)
+		} else {
+			temps = append(temps, name)
+		}
+	}
+	for _, name := range olds {
+		path := filepath.Join(parent, name)
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			if err := os.Rename(path, dir); err != nil {
+				return fmt.Errorf("putting back the outputs of %s: %w", dir, err)
+			}
+			fmt.Fprintf(w, "fit: put back the earlier outputs of %s, which a fit killed while replacing them had moved to %s\n", dir, name)
+			continue
+		}
+		temps = append(temps, name)
+	}
+	for _, name := range temps {
+		if err := os.RemoveAll(filepath.Join(parent, name)); err != nil {
+			return fmt.Errorf("removing the temporary directory of a killed fit: %w", err)
+		}
+	}
+	if len(temps) > 0 {
+		fmt.Fprintf(w, "fit: removed %d temporary %s of killed fits into %s\n", len(temps), countNoun(len(temps), "directory", "directories"), dir)
+	}
+	return nil
 }
 
 // writeFiles writes every output file into dir.
@@ -227,7 +312,7 @@ func (res *fitResult) writeTrace(w io.Writer) error {
 		traces[2].Chains = append(traces[2].Chains, ll)
 	}
 	title := fmt.Sprintf("%s, K = %d, on %s: %d chains", res.model, res.post.k, res.prob.ratings.Name, len(res.chains.Results))
-	f, err := report.TraceFigure(title, traces, res.chains.Results[0].Settings.BurnIn)
+	f, err := report.TraceFigure(title, traces, res.chains.Results[0].Settings.BurnInSweeps())
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
@@ -17,6 +18,9 @@ type fitSummary struct {
 	Data        dataSummary              `json:"data"`
 	Sigma2      sigma2Summary            `json:"sigma2"`
 	Diagnostics *experiments.Diagnostics `json:"diagnostics"`
+	// AutoSweeps says, with --sweeps auto, how the chains stopped and the
+	// diagnostics they reached.
+	AutoSweeps *experiments.AutoStop `json:"auto_sweeps,omitempty"`
 	// Warnings lists the caveats: the scale warning, empty rows or
 	// columns, and the convergence problems the diagnostics flag.
 	Warnings []string `json:"warnings"`
@@ -24,6 +28,57 @@ type fitSummary struct {
 	// chain 0 before pooling.
 	Permutations [][]int         `json:"factor_permutations"`
 	Holdout      *holdoutSummary `json:"holdout,omitempty"`
+	// Hyper summarises the posterior of the model's shared
+	// hyperparameters per latent dimension (GEEA's rates lambda_k), the
+	// factors of every chain matched to chain 0's; absent for models
+	// without any.
+	Hyper []hyperSummary `json:"hyperparameters,omitempty"`
+}
+
+// hyperSummary summarises the kept draws of one shared hyperparameter per
+// latent dimension k, pooled over the chains after matching their factors
+// (factor_permutations), in the units the model was fitted in (those of
+// the data divided by its scale).
+type hyperSummary struct {
+	Name   string    `json:"name"`
+	Draws  int       `json:"draws"`
+	Mean   []float64 `json:"mean"`
+	SD     []float64 `json:"sd"`
+	Q025   []float64 `json:"q025"`
+	Median []float64 `json:"median"`
+	Q975   []float64 `json:"q975"`
+}
+
+// summariseHyper pools the chains' draws of each shared hyperparameter,
+// dimension k of chain c being its factor perms[c][k].
+func summariseHyper(rs []*bnmf.Result, perms [][]int) []hyperSummary {
+	var out []hyperSummary
+	for i, h := range rs[0].Hyper {
+		k := len(h.Draws[0])
+		hs := hyperSummary{Name: h.Name}
+		for kk := range k {
+			var xs []float64
+			for c, r := range rs {
+				from := kk
+				if c < len(perms) {
+					from = perms[c][kk]
+				}
+				for _, d := range r.Hyper[i].Draws {
+					xs = append(xs, d[from])
+				}
+			}
+			slices.Sort(xs)
+			mean, sd := stat.PopMeanStdDev(xs, nil)
+			hs.Draws = len(xs)
+			hs.Mean = append(hs.Mean, mean)
+			hs.SD = append(hs.SD, sd)
+			hs.Q025 = append(hs.Q025, stat.Quantile(0.025, stat.LinInterp, xs, nil))
+			hs.Median = append(hs.Median, stat.Quantile(0.5, stat.LinInterp, xs, nil))
+			hs.Q975 = append(hs.Q975, stat.Quantile(0.975, stat.LinInterp, xs, nil))
+		}
+		out = append(out, hs)
+	}
+	return out
 }
 
 // dataSummary describes the data and its scale.
@@ -95,7 +150,11 @@ func (res *fitResult) summarise() {
 		sum.Warnings = append(sum.Warnings, "scale: "+p.warning)
 	}
 	sum.Warnings = append(append(sum.Warnings, res.chains.Pooled.Warnings...), diagWarnings...)
+	if sum.AutoSweeps = res.auto; res.auto != nil {
+		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what)...)
+	}
 	sum.Permutations = res.post.Permutations
+	sum.Hyper = summariseHyper(res.chains.Results, res.post.Permutations)
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
 		var tm, tv float64
@@ -144,6 +203,10 @@ type fitManifest struct {
 		// of a default fit is what it was before the flag existed.
 		Float32Factors bool `json:"float32_factors,omitempty"`
 		Samples        int  `json:"samples"`
+
+		// MaxSweeps is the cap of --sweeps auto, left out otherwise;
+		// Sweeps is then the sweeps each chain ran.
+		MaxSweeps int `json:"max_sweeps,omitempty"`
 	} `json:"settings"`
 	Versions experiments.Versions `json:"versions"`
 }
@@ -159,9 +222,12 @@ func (res *fitResult) manifest() fitManifest {
 	m.Hyperparameters = res.hyper
 	s := res.chains.Results[0].Settings
 	st := &m.Settings
-	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnIn, s.Thin, res.chains.Results[0].Kept
+	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnInSweeps(), s.Thin, res.chains.Results[0].Kept
 	st.Chains, st.Seed, st.Holdout, st.Standardize = len(res.chains.Results), res.opts.seed, res.opts.holdout, res.opts.standardize
 	st.Float32Factors = res.opts.float32Factors
+	if res.auto != nil {
+		st.MaxSweeps = res.auto.MaxSweeps
+	}
 	st.Samples = len(res.post.SamplesW)
 	m.Versions = res.versions
 	return m
@@ -172,13 +238,20 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 	sum := &res.summary
 	s := res.chains.Results[0].Settings
 	fmt.Fprintf(w, "%s, K = %d, on %s: %d chains x %d kept sweeps (%d sweeps, burn-in %d, thin %d), seed %d\n",
-		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnIn, s.Thin, res.opts.seed)
+		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnInSweeps(), s.Thin, res.opts.seed)
 	sg := sum.Sigma2
 	fmt.Fprintf(w, "sigma^2: posterior mean %.4g, sd %.3g, 95%% interval [%.4g, %.4g]\n", sg.Mean, sg.SD, sg.Q025, sg.Q975)
 	if h := sum.Holdout; h != nil {
 		i := slices.Index(h.Levels, 0.9)
 		fmt.Fprintf(w, "held out %d entries (%v): MSE %.4g (their variance %.4g), 90%% interval coverage %.3f, mean log density %.4g, CRPS %.4g\n",
 			h.Entries, h.Fraction, h.MSE, h.Variance, h.Coverage[i], h.MeanLogDensity, h.MeanCRPS)
+	}
+	for _, h := range sum.Hyper {
+		fmt.Fprintf(w, "%s per dimension, posterior mean [95%% interval]:", h.Name)
+		for k := range h.Mean {
+			fmt.Fprintf(w, " %.3g [%.3g, %.3g]", h.Mean[k], h.Q025[k], h.Q975[k])
+		}
+		fmt.Fprintln(w)
 	}
 	if d := sum.Diagnostics; d != nil {
 		chains := fmt.Sprintf("%d chains", d.Chains)
@@ -202,6 +275,15 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 			row(fmt.Sprintf("worst of %d %s predictions", d.Tracked, what), *d.Predictions)
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if res.auto != nil {
+		what := "training"
+		if res.prob.heldOut {
+			what = "held-out"
+		}
+		if err := printAuto(w, res.auto, what); err != nil {
 			return err
 		}
 	}

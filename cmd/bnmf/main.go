@@ -35,17 +35,42 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	// stop says what the command does at a first signal and at a second
+	// (see watchSignals); the zero value says it generally.
+	stop stopNotes
+}
+
+// stopNotes are the messages of watchSignals: first follows the signal's
+// name at the first signal, second the word "quitting" at the second.
+type stopNotes struct{ first, second string }
+
+// stopping returns the messages of the command named by args[0], or the
+// general ones.
+func stopping(args []string) stopNotes {
+	for _, c := range commands() {
+		if len(args) > 0 && c.name == args[0] && c.stop != (stopNotes{}) {
+			return c.stop
+		}
+	}
+	return stopNotes{first: "stopping (signal again to quit at once)"}
 }
 
 func commands() []command {
+	cells := stopNotes{
+		first:  "stopping within a sweep; finished cells are kept (signal again to quit at once)",
+		second: "the chains that were running are lost, finished cells are kept",
+	}
 	return []command{
-		{"run", "run the studies described by YAML configs", runRun},
-		{"merge", "merge shard result stores into one", runMerge},
-		{"verify", "rerun stored cells and check that they are reproduced exactly", runVerify},
-		{"report", "render figures and tables from stored results", runReport},
-		{"data", "fetch and describe datasets", runData},
-		{"fit", "fit a Bayesian NMF model to a matrix of your own", runFit},
-		{"predict", "predict entries from a model that fit wrote", runPredict},
+		{"run", "run the studies described by YAML configs", runRun, cells},
+		{"merge", "merge shard result stores into one", runMerge, stopNotes{}},
+		{"verify", "rerun stored cells and check that they are reproduced exactly", runVerify, stopNotes{}},
+		{"report", "render figures and tables from stored results", runReport, stopNotes{}},
+		{"data", "fetch and describe datasets", runData, stopNotes{}},
+		{"fit", "fit a Bayesian NMF model to a matrix of your own", runFit, stopNotes{
+			first:  "stopping the fit within a sweep; it writes nothing (signal again to quit at once)",
+			second: "the fit writes nothing",
+		}},
+		{"predict", "predict entries from a model that fit wrote", runPredict, stopNotes{}},
 	}
 }
 
@@ -54,7 +79,7 @@ func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go watchSignals(sigs, cancel, os.Stderr, os.Exit)
+	go watchSignals(sigs, cancel, stopping(os.Args[1:]), os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	signal.Stop(sigs)
 	cause := context.Cause(ctx)
@@ -90,20 +115,26 @@ func setGCPercent(getenv func(string) string) (restore func()) {
 // (SIGINT from Ctrl-C, or SIGTERM from kill, a scheduler or a container
 // runtime), with a cause that records the signal, so that a run stops
 // within a sweep and keeps every finished cell, and loading stops within
-// a read; it calls exit with 128 + the signal's number at the second, for
-// a user who will not wait for that: records are written atomically, so
-// quitting at once loses only the chains that were running.
-func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, stderr io.Writer, exit func(int)) {
+// a read (or while it waits for a named pipe's writer); it calls exit
+// with 128 + the signal's number at the second, for a user who will not
+// wait for that: records are written atomically, so quitting at once
+// loses only the chains that were running. notes says so on stderr in
+// the command's terms.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelCauseFunc, notes stopNotes, stderr io.Writer, exit func(int)) {
 	sig, ok := <-sigs
 	if !ok {
 		return
 	}
-	fmt.Fprintf(stderr, "bnmf: %s: stopping within a sweep; finished cells are kept (signal again to quit at once)\n", signalName(sig))
+	fmt.Fprintf(stderr, "bnmf: %s: %s\n", signalName(sig), notes.first)
 	cancel(signalError{sig})
 	if sig, ok = <-sigs; !ok {
 		return
 	}
-	fmt.Fprintln(stderr, "bnmf: quitting; the chains that were running are lost, finished cells are kept")
+	if notes.second != "" {
+		fmt.Fprintf(stderr, "bnmf: quitting; %s\n", notes.second)
+	} else {
+		fmt.Fprintln(stderr, "bnmf: quitting")
+	}
 	exit(signalError{sig}.code())
 }
 

@@ -39,7 +39,7 @@ func TestWatchSignals(t *testing.T) {
 					t.Errorf("a command stopped by SIGINT exits %d, want 130", got)
 				}
 			}
-			watchSignals(sigs, cancel, &stderr, func(c int) { code = c })
+			watchSignals(sigs, cancel, stopping([]string{"run"}), &stderr, func(c int) { code = c })
 			if canceled != tt.wantCancel || code != tt.wantExit {
 				t.Errorf("cancelled %v, exit code %d; want %v, %d", canceled, code, tt.wantCancel, tt.wantExit)
 			}
@@ -80,6 +80,31 @@ func TestSetGCPercent(t *testing.T) {
 		restore()
 		if got := current(); got != before {
 			t.Errorf("GOGC=%q: target %d after restoring, want %d", tt.gogc, got, before)
+		}
+	}
+}
+
+// TestStopMessages checks that a signal's message speaks of what the
+// command stops: cells for run, the fit for fit, neither for the others.
+func TestStopMessages(t *testing.T) {
+	tests := []struct {
+		args       []string
+		want, deny string
+	}{
+		{[]string{"run", "a.yaml"}, "finished cells are kept", "fit"},
+		{[]string{"fit", "data.csv"}, "stopping the fit within a sweep; it writes nothing", "cell"},
+		{[]string{"predict", "m"}, "stopping", "cell"},
+		{nil, "stopping", "cell"},
+	}
+	for _, tt := range tests {
+		sigs := make(chan os.Signal, 2)
+		sigs <- syscall.SIGTERM
+		sigs <- syscall.SIGTERM
+		close(sigs)
+		var stderr bytes.Buffer
+		watchSignals(sigs, func(error) {}, stopping(tt.args), &stderr, func(int) {})
+		if msg := stderr.String(); !strings.Contains(msg, tt.want) || strings.Contains(msg, tt.deny) {
+			t.Errorf("%q: message %q, want one saying %q and not %q", tt.args, msg, tt.want, tt.deny)
 		}
 	}
 }

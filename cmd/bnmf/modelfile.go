@@ -2,7 +2,6 @@ package main
 
 import (
 	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,97 +137,6 @@ func transpose(x []float64, rows, cols int) []float64 {
 		}
 	}
 	return t
-}
-
-// readModel reads the model file at path and checks that its parts agree.
-func readModel(path string) (*fittedModel, error) {
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	defer zr.Close() // read-only: a close error loses nothing
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%s: not a model file of this version of bnmf: %s", path, fmt.Sprintf(format, args...))
-	}
-	open := func(name string) (io.ReadCloser, error) { return zr.Open(name) }
-	f, err := open("model.json")
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	raw, err := io.ReadAll(f)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("%s: model.json: %w", path, err)
-	}
-	m := &fittedModel{}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m.modelHeader); err != nil {
-		return nil, bad("model.json: %v", err)
-	}
-	h := m.modelHeader
-	switch {
-	case h.Format != modelFormat:
-		return nil, bad("model.json names format %q, want %q", h.Format, modelFormat)
-	case h.Version != modelVersion:
-		return nil, bad("format version %d; this bnmf reads version %d (fit the model again)", h.Version, modelVersion)
-	case h.Rank < 1 || h.Rows < 1 || h.Cols < 1 || h.Samples < 1 || len(h.RowIDs) != h.Rows || len(h.ColIDs) != h.Cols:
-		return nil, bad("model.json: rank %d, %d x %d with %d row and %d column ids, %d samples",
-			h.Rank, h.Rows, h.Cols, len(h.RowIDs), len(h.ColIDs), h.Samples)
-	}
-	s, k := h.Samples, h.Rank
-	w, err := readArray[float64](open, "W.npy", []int{s, h.Rows, k})
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	z, err := readArray[float64](open, "Z.npy", []int{s, k, h.Cols})
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	if m.Sigma2, err = readArray[float64](open, "sigma2.npy", []int{s}); err != nil {
-		return nil, bad("%v", err)
-	}
-	if m.ObservedPtr, err = readArray[int64](open, "observed_indptr.npy", []int{h.Rows + 1}); err != nil {
-		return nil, bad("%v", err)
-	}
-	nnz := m.ObservedPtr[h.Rows]
-	if nnz < 0 || nnz > int64(h.Rows)*int64(h.Cols) {
-		return nil, bad("observed_indptr.npy ends at %d", nnz)
-	}
-	if m.ObservedCol, err = readArray[int32](open, "observed_indices.npy", []int{int(nnz)}); err != nil {
-		return nil, bad("%v", err)
-	}
-	for i := range h.Rows {
-		lo, hi := m.ObservedPtr[i], m.ObservedPtr[i+1]
-		if lo > hi || hi > nnz {
-			return nil, bad("observed_indptr.npy is not increasing at row %d", i)
-		}
-		for _, j := range m.ObservedCol[lo:hi] {
-			if j < 0 || int(j) >= h.Cols {
-				return nil, bad("observed_indices.npy holds column %d of %d", j, h.Cols)
-			}
-		}
-	}
-	mk, nk := h.Rows*k, h.Cols*k
-	for i := range s {
-		m.W = append(m.W, w[i*mk:(i+1)*mk])
-		m.Zt = append(m.Zt, transpose(z[i*nk:(i+1)*nk], k, h.Cols))
-	}
-	return m, nil
-}
-
-// readArray reads the .npy member name, which must have the given shape.
-func readArray[T npy.Elem](open func(string) (io.ReadCloser, error), name string, shape []int) ([]T, error) {
-	f, err := open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close() // read-only: a close error loses nothing
-	data, err := npy.ReadShape[T](f, shape)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w (model.json says %v)", name, err, shape)
-	}
-	return data, nil
 }
 
 // fileSize returns the size of the file at path, or -1 if it cannot be

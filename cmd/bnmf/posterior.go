@@ -17,8 +17,20 @@ type drawCollector struct {
 	m, n, k int
 	// store lists, in increasing order, which of a chain's kept draws
 	// (counted from 0) are stored as samples.
-	store  []int
-	chains []*chainMoments
+	store []int
+	// perChain is the most samples stored per chain.
+	perChain int
+	chains   []*chainMoments
+}
+
+// storePlan returns which of kept draws (counted from 0) to store so
+// that per of them are stored, evenly spaced and ending at the last.
+func storePlan(kept, per int) []int {
+	store := make([]int, per)
+	for i := range store {
+		store[i] = (i+1)*kept/per - 1
+	}
+	return store
 }
 
 // chainMoments accumulates one chain's draws.
@@ -35,11 +47,7 @@ type chainMoments struct {
 // spaced over its kept draws and ending at its last.
 func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
 	per := storedSamples(chains, kept, maxSamples) / chains
-	store := make([]int, per)
-	for i := range store {
-		store[i] = (i+1)*kept/per - 1
-	}
-	c := &drawCollector{m: m, n: n, k: k, store: store, chains: make([]*chainMoments, chains)}
+	c := &drawCollector{m: m, n: n, k: k, store: storePlan(kept, per), perChain: per, chains: make([]*chainMoments, chains)}
 	for i := range c.chains {
 		c.chains[i] = &chainMoments{
 			meanW: make([]float64, m*k), m2W: make([]float64, m*k),
@@ -47,6 +55,25 @@ func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
 		}
 	}
 	return c
+}
+
+// RestartDraws implements bnmf.DrawRestarter for --sweeps auto: chain
+// starts over, to keep kept draws, of which it stores as many as a chain
+// of the announced length would (never more: kept is at most the
+// announced number).
+func (c *drawCollector) RestartDraws(chain, kept int) error {
+	if chain < 0 || chain >= len(c.chains) || kept < 1 {
+		return fmt.Errorf("restarting chain %d of %d to keep %d draws", chain, len(c.chains), kept)
+	}
+	// Every chain of a block keeps as many, so each call makes the same
+	// plan.
+	c.store = storePlan(kept, min(c.perChain, kept))
+	m, n, k := c.m, c.n, c.k
+	c.chains[chain] = &chainMoments{
+		meanW: make([]float64, m*k), m2W: make([]float64, m*k),
+		meanZ: make([]float64, n*k), m2Z: make([]float64, n*k),
+	}
+	return nil
 }
 
 // storedSamples returns how many samples a fit of chains chains, each

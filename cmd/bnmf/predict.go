@@ -50,6 +50,11 @@ w_m . z_n + sigma z, z the standard normal quantile at (1-level)/2), so
 this costs little more than ranking by the mean.
 
 An id that the model does not know is an error naming it and its line.
+A damaged model file is refused, naming the member and field: every
+member is checked against its CRC-32, every size that model.json gives
+against the bytes that back it (before anything is allocated), the
+samples for finite values and positive sigma^2, the ids for repeats,
+the observed pattern for offsets and columns in range and in order.
 The model is loaded whole: its memory is the size of model.npz, plus Z's
 samples once more while they are transposed (224 MB resident for a
 157 MB model of MovieLens 1M at K = 20).
@@ -79,8 +84,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("predict: --top %d must be positive", *top)
 	case *rowsFile != "" && *top == 0:
 		return errors.New("predict: --rows needs --top")
-	case !(*level > 0 && *level < 1):
-		return fmt.Errorf("predict: --level %v must be in (0, 1)", *level)
+	case predictive.CheckLevel(*level) != nil:
+		return fmt.Errorf("predict: --%w", predictive.CheckLevel(*level))
 	case *workers < 0:
 		return fmt.Errorf("predict: --workers %d must not be negative", *workers)
 	case *by != "mean" && *by != "lower":
@@ -241,7 +246,10 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 	if o.byLower {
 		// A computed lower end may exceed the true one by the quantile
 		// search's tolerance, DefaultTol of the mixture's sd: the bound
-		// allows twice that, with sd from the mixture's moments.
+		// allows twice that, with sd from the mixture's moments. Without
+		// it, a column whose bound is tight could be pruned although its
+		// computed lower end beats the n-th best's: a near-tie within the
+		// search's error (TestPredictTopByLowerNearTie).
 		var meanVar float64
 		for _, v := range m.Sigma2 {
 			meanVar += v * inv
@@ -268,7 +276,7 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 	}
 	// Best first by lower end; a column whose bound is below the n-th
 	// best lower end found so far cannot enter, nor can any after it.
-	best := make([]ranked, 0, o.n+1)
+	best := make([]ranked, 0, min(o.n, len(cand))+1) // --top may exceed the columns
 	for _, j := range cand {
 		if len(best) == o.n && bound[j] < best[o.n-1].Lower {
 			break

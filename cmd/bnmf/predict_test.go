@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/bnmf-lab/bnmf/internal/numpytest"
 )
 
@@ -279,6 +281,10 @@ func TestPredictErrors(t *testing.T) {
 		{"unknown row for top", []string{"--top", "2", "--rows", file("r.txt", "ghost\n"), out}, `r.txt:1: row id "ghost" is not in the model`},
 		{"neither", []string{out}, "give either --pairs FILE or --top N"},
 		{"level", []string{"--top", "1", "--level", "1", out}, "--level 1 must be in (0, 1)"},
+		// The last float below 1: (1 + level) / 2 rounds to 1, where the
+		// upper quantile is infinite.
+		{"level rounds to 1", []string{"--pairs", file("p6.csv", r0+","+c0+"\n"), "--level", "0.9999999999999999", out}, "--level 0.9999999999999999 is too close to 1: the upper end's probability (1+level)/2 rounds to 1 in float64, where the quantile is infinite; the largest level is 0.9999999999999998"},
+		{"level rounds to 1 for top", []string{"--top", "1", "--level", "0.9999999999999999", out}, "--level 0.9999999999999999 is too close to 1"},
 		{"no model", []string{"--top", "1", dir + "/nothing"}, "nothing"},
 		{"not a model", []string{"--top", "1", notZip}, "model.npz: zip: not a valid zip file"},
 	}
@@ -337,6 +343,66 @@ print(repr(float((W @ Z)[3, 4])), repr(float(pred[3, 4])), repr(float(pred[11, 8
 		// Sums of a few products in another order: equal to 1e-12.
 		if math.Abs(f[i]-want[i]) > 1e-12*math.Abs(want[i]) {
 			t.Errorf("numpy computes %v, Go %v", f[i], want[i])
+		}
+	}
+}
+
+// TestPredictTopByLowerNearTie checks the margin of --by lower's pruning
+// on a near-tie that the quantile search's error reverses. Column 0's
+// two components (sigma 1 and 3) both have their 5% quantile at 0, so
+// the mixture's is 0 too, and the bound max_s(mu_s + sigma_s z) is 0
+// exactly; the search stops within its tolerance, at L0 just above 0
+// (1.6e-7 sd). Column 1's components have their 5% quantiles at L0/2
+// and 4 L0 below it, so its bound is L0/2, above column 0's, and its
+// lower end L1 (about L0/2) lies in (0, L0). So column 1 is computed
+// first, and
+// without the margin column 0, whose bound 0 is below L1, would be
+// pruned, though its computed lower end L0 is the larger and brute force
+// ranks it first.
+func TestPredictTopByLowerNearTie(t *testing.T) {
+	const level = 0.9
+	z := distuv.UnitNormal.Quantile((1 - level) / 2)
+	model := func(c1, e float64) *fittedModel {
+		// Sample s predicts mu_s = z_s for each column (W = 1, K = 1).
+		return &fittedModel{modelHeader: modelHeader{Rank: 1, Rows: 1, Cols: 2, Samples: 2},
+			W:           [][]float64{{1}, {1}},
+			Zt:          [][]float64{{-z, c1 - z}, {-3 * z, c1 - e - 3*z}},
+			Sigma2:      []float64{1, 9},
+			ObservedPtr: []int64{0, 0},
+		}
+	}
+	mu := make([]float64, 2)
+	l0 := model(0, 0).predictEntry(0, 0, level, mu).Lower
+	m := model(l0/2, 4*l0)
+	l1 := m.predictEntry(0, 1, level, mu).Lower
+	if !(l0 > 0 && l1 > 0 && l1 < l0) {
+		t.Fatalf("no near-tie: lower ends %v and %v, want 0 < L1 < L0", l0, l1)
+	}
+	sc := newTopScratch(m)
+	top := m.topColumns(0, topOptions{n: 1, level: level, byLower: true}, sc)
+	if len(top) != 1 || top[0].col != 0 || top[0].Lower != l0 {
+		t.Errorf("--top 1 --by lower gave %+v, want column 0 with lower end %v (column 1's is %v)", top, l0, l1)
+	}
+	if sc.bound[1] <= sc.bound[0] {
+		t.Errorf("bounds %v: column 1's should be the larger, so that it is computed first", sc.bound)
+	}
+}
+
+// TestPredictTopMoreThanColumns checks that --top N with N beyond the
+// number of columns ranks them all, by the mean and by the lower end,
+// allocating for the columns rather than for N (--top
+// 9223372036854775807 --by lower panicked making room for N + 1).
+func TestPredictTopMoreThanColumns(t *testing.T) {
+	m := testModel() // 3 x 2; row 0 observes both columns, row 1 none
+	sc := newTopScratch(m)
+	for _, n := range []int{3, 1 << 40, math.MaxInt} {
+		for _, byLower := range []bool{false, true} {
+			for row, want := range []int{0, 2, 1} {
+				top := m.topColumns(row, topOptions{n: n, level: 0.9, byLower: byLower}, sc)
+				if len(top) != want {
+					t.Errorf("--top %d, by lower %v, row %d: %d columns, want %d", n, byLower, row, len(top), want)
+				}
+			}
 		}
 	}
 }

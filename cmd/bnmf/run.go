@@ -39,10 +39,18 @@ same numbers a single full run gives. Ctrl-C stops within a sweep and keeps
 every finished cell, as does SIGTERM; a signal during loading stops it
 too, and nothing is run.
 
-Exit status: 0 when every cell of the run has its numbers stored; 3 when
-the run finished but some cells failed (their records hold the error,
-and their number is printed; the report shows them); 130 after Ctrl-C
-(SIGINT) and 143 after SIGTERM; 1 for any other error.
+Several runs may share an output directory (the shards of a job array, or
+processes pulling cells from it): each cell runs once, in the process
+that claims it first. Each run holds the directory for its whole life,
+so --force is refused while another run of it is alive.
+
+Exit status: 0 when every cell of the run has its numbers stored; 4 when
+the run finished but cells that other live processes hold (running them,
+or hung) had no record when it ended (they are named; run again once
+those processes finish); 3 when the run finished but some cells failed
+(their records hold the error, and their number is printed; the report
+shows them); 130 after Ctrl-C (SIGINT) and 143 after SIGTERM; 1 for any
+other error.
 
 To run a study on a matrix of your own, give its file and format in the
 config's dataset section in place of a dataset name (the formats are
@@ -76,7 +84,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		workers  = fs.Int("workers", 0, "cores to use `N`; 0 means all")
 		shardArg = fs.String("shard", "", "run only shard `I/N` of the cells (default: from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID)")
 		shards   = fs.Int("shards", 0, "the number of shards `N` when the index comes from the environment")
-		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over")
+		force    = fs.Bool("force", false, "discard results of a different config in the output directory and start over (refused while another run of that directory is alive)")
 		out      = fs.String("out", "", "write to `DIR` instead of the config's output directory (one config only)")
 		dataDir  = fs.String("data-dir", "", "read named datasets from `DIR` (default $BNMF_DATA_DIR, else ./data)")
 		every    = fs.Duration("progress", 30*time.Second, "time between progress lines, after one at the start, when standard error is not a terminal")
@@ -155,6 +163,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if sum.Failed > 0 {
 			fmt.Fprintf(stderr, "%s: %d of %d cells failed; their records in %s hold the error (run again with --retry-failed to retry them)\n",
 				p.Config.Name, sum.Failed, sum.Cells, sum.Dir)
+		}
+		if len(sum.Held) > 0 {
+			fmt.Fprintf(stderr, "%s: %d of %d cells are held by other processes and had no record when this run ended: %s\n",
+				p.Config.Name, len(sum.Held), sum.Cells, strings.Join(sum.Held, ", "))
 		}
 		failed.add(sum)
 		fmt.Fprintln(stdout, sum.Dir)

@@ -268,3 +268,26 @@ func TestRunHelpShowsOwnData(t *testing.T) {
 		t.Errorf("the example config reads dataset %+v", cfg.Dataset)
 	}
 }
+
+// TestRunRefusesTooManySweeps checks that a study asking for more sweeps
+// than bnmf.MaxSweeps is refused when its config is read, before the
+// study directory, a claim or a chain exists (2e9 sweeps used to claim
+// a cell and then run out of memory reserving the trace).
+func TestRunRefusesTooManySweeps(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "long.yaml")
+	src := "kind: convergence\ndataset: {name: synthetic}\nmodels: [{name: GRRN}]\nranks: [2]\nrepeats: 1\nsweeps: 2000000000\nburn_in: 0\n"
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"run", "--workers", "1", "--out", out, cfg}, &stdout, &stderr)
+	if want := "long.yaml:6: sweeps: 2000000000 must be between 1 and 10000000"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		entries, _ := os.ReadDir(out)
+		t.Errorf("the refused run left %s: %v", out, entries)
+	}
+}

@@ -18,6 +18,20 @@ import (
 // one that a killed writer left, and Abandoned tells when its writer is
 // gone.
 func WriteFile(path string, data []byte) error {
+	return writeFile(path, data, fileOps{sync: (*os.File).Sync, rename: os.Rename})
+}
+
+// fileOps are the calls of writeFile whose order makes it atomic and
+// durable: the temporary file's data must be synced before the file is
+// renamed over the target, or a crash could leave the target empty. Tests
+// pass calls that record their order.
+type fileOps struct {
+	sync   func(f *os.File) error
+	rename func(oldpath, newpath string) error
+}
+
+// writeFile is WriteFile with its sync and rename calls given by ops.
+func writeFile(path string, data []byte, ops fileOps) error {
 	dir, name := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -39,14 +53,14 @@ func WriteFile(path string, data []byte) error {
 	if err := f.Chmod(0o644); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := ops.sync(f); err != nil {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
 		_ = os.Remove(tmp) // best effort, as above
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := ops.rename(tmp, path); err != nil {
 		_ = os.Remove(tmp) // best effort, as above
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

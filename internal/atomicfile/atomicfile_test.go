@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,5 +111,80 @@ func TestWriteFileNamesItsWriter(t *testing.T) {
 		if !IsTemp(name) {
 			t.Errorf("IsTemp(%q) is false", name)
 		}
+	}
+}
+
+// TestWriteFileSyncsBeforeRename checks the order that makes WriteFile
+// durable: the temporary file is synced holding all of the data, and only
+// then renamed over the target. The calls are observed through fileOps,
+// which pass them on to the real ones.
+func TestWriteFileSyncsBeforeRename(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "GRRN-k2-r0.json")
+	data := []byte(`{"cell": "GRRN-k2-r0"}` + "\n")
+	var events []string
+	ops := fileOps{
+		sync: func(f *os.File) error {
+			info, err := f.Stat()
+			if err != nil {
+				return err
+			}
+			events = append(events, fmt.Sprintf("sync %s %d", filepath.Base(f.Name()), info.Size()))
+			return f.Sync()
+		},
+		rename: func(oldpath, newpath string) error {
+			events = append(events, fmt.Sprintf("rename %s", filepath.Base(oldpath)))
+			return os.Rename(oldpath, newpath)
+		},
+	}
+	if err := writeFile(path, data, ops); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 2 {
+		t.Fatalf("calls %q, want a sync and then a rename", events)
+	}
+	var synced, renamed string
+	var size int
+	if _, err := fmt.Sscanf(events[0], "sync %s %d", &synced, &size); err != nil {
+		t.Fatalf("first call %q is not a sync: %v", events[0], err)
+	}
+	if _, err := fmt.Sscanf(events[1], "rename %s", &renamed); err != nil {
+		t.Fatalf("second call %q is not a rename: %v", events[1], err)
+	}
+	if synced != renamed || size != len(data) || !IsTemp(synced) {
+		t.Errorf("synced %s holding %d bytes, then renamed %s; want the temporary file synced with all %d bytes before its rename",
+			synced, size, renamed, len(data))
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != string(data) {
+		t.Errorf("the target holds %q, %v; want %q", got, err, data)
+	}
+}
+
+// TestExchange checks that Exchange swaps two directories, where the
+// system can.
+func TestExchange(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "name"), []byte(filepath.Base(d)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := Exchange(a, b)
+	if errors.Is(err, ErrNoExchange) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range map[string]string{a: "b", b: "a"} {
+		if got, err := os.ReadFile(filepath.Join(d, "name")); err != nil || string(got) != want {
+			t.Errorf("%s holds %q (%v), want %q", d, got, err, want)
+		}
+	}
+	if err := Exchange(a, filepath.Join(root, "missing")); err == nil {
+		t.Error("exchanging with a missing path: no error")
 	}
 }

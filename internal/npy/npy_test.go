@@ -187,6 +187,10 @@ func TestReadErrors(t *testing.T) {
 		{"missing key", withDict("{'descr': '<f8', 'shape': (1,), }"), "want the keys"},
 		{"negative", withDict("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }"), "bad dimension"},
 		{"unknown key", withDict("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}"), "unknown key"},
+		// Shapes whose element count, or byte count, overflows an int.
+		{"elements overflow", withDict("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 3), }"), "more elements than an int counts"},
+		{"bytes overflow", withDict("{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }"), "more bytes than an int counts"},
+		{"dimension overflow", withDict("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }"), "bad dimension"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -133,13 +133,16 @@ func quoted(s string) (lit, rest string, ok bool) {
 	return s[1 : 1+end], s[2+end:], true
 }
 
-// parseShape splits a leading tuple of nonnegative integers off s.
+// parseShape splits a leading tuple of nonnegative integers off s. The
+// number of elements they make must fit in an int, so that Header.Len
+// cannot overflow.
 func parseShape(s string) ([]int, string, error) {
 	end := strings.IndexByte(s, ')')
 	if !strings.HasPrefix(s, "(") || end < 0 {
 		return nil, s, errors.New("bad shape")
 	}
 	shape := []int{}
+	n := 1
 	for f := range strings.SplitSeq(s[1:end], ",") {
 		f = strings.TrimSpace(f)
 		if f == "" {
@@ -150,6 +153,14 @@ func parseShape(s string) ([]int, string, error) {
 			return nil, s, fmt.Errorf("bad dimension %q", f)
 		}
 		shape = append(shape, d)
+		if d > 0 && n > math.MaxInt/d {
+			n = -1 // overflowed; reported once every dimension is parsed
+		} else if n >= 0 {
+			n *= d
+		}
+	}
+	if n < 0 && !slices.Contains(shape, 0) {
+		return nil, s, fmt.Errorf("shape %v has more elements than an int counts", shape)
 	}
 	return shape, s[end+1:], nil
 }
@@ -170,7 +181,9 @@ func Read[T Elem](r io.Reader) (shape []int, data []T, err error) {
 
 // ReadShape reads a .npy file of element type T in C order and of the
 // given shape from r, allocating its data at once. Another shape is an
-// error wrapping ErrFormat, as are the errors of Read.
+// error wrapping ErrFormat, as are the errors of Read. The allocation is
+// the shape's, before any data is read: a caller whose shape comes from
+// another file checks first that r can hold that many bytes.
 func ReadShape[T Elem](r io.Reader, shape []int) ([]T, error) {
 	h, err := readHeaderOf[T](r)
 	if err != nil {
@@ -194,6 +207,9 @@ func readHeaderOf[T Elem](r io.Reader) (Header, error) {
 	}
 	if h.FortranOrder {
 		return h, fmt.Errorf("npy: %w: Fortran order", ErrFormat)
+	}
+	if h.Len() > math.MaxInt/size[T]() {
+		return h, fmt.Errorf("npy: %w: shape %v has more bytes than an int counts", ErrFormat, h.Shape)
 	}
 	return h, nil
 }

@@ -1,0 +1,216 @@
+package bnmf
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// The joint-distribution test (geweke_test.go) of GGGU, GEG, GEEA, GLL and
+// GLLI on the same 3 x 3 matrix with two unobserved entries at K = 2, with
+// the exact prior samplers of sim_uni_test.go, and GEEA with a wrong rate
+// conditional (uniWrongARD) to show the test's power.
+
+// uniGewekeModels are the models with the hyperparameters of the Geweke
+// test, chosen so that the factors, hyperparameters and sigma^2 stay of
+// order one; sigma^2 ~ InvGamma(3, 2) as for the other models.
+func uniGewekeModels() []Model {
+	return []Model{
+		GGGU{Lambda: 1, Likelihood: gewekeLik()},
+		GEG{Lambda: 1, Likelihood: gewekeLik()},
+		GEEA{Alpha0: 3, Beta0: 2, Likelihood: gewekeLik()},
+		GLL{Eta: 2, Likelihood: gewekeLik()},
+		GLLI{A: 1, B: 2, Likelihood: gewekeLik()},
+	}
+}
+
+// uniFunc is a bounded test function of a draw.
+type uniFunc struct {
+	name string
+	f    func(*uniState) float64
+}
+
+// uniGewekeFuncs returns the test functions: factors (and, the priors of
+// the real-valued models being symmetric, their absolute values, whose
+// means are not zero by symmetry), sigma^2, predictions, data and the
+// first and last element of every hyperparameter array.
+func uniGewekeFuncs(st *uniState, lik Likelihood) []uniFunc {
+	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
+	median := 1 / distuv.Gamma{Alpha: lik.AlphaSigma, Beta: lik.BetaSigma}.Quantile(0.5)
+	k := gewekeK
+	fs := []uniFunc{
+		{"W[0][0]", func(s *uniState) float64 { return ratio(s.w[0]) }},
+		{"|W[0][0]|", func(s *uniState) float64 { return ratio(math.Abs(s.w[0])) }},
+		{"|W[2][1]|", func(s *uniState) float64 { return ratio(math.Abs(s.w[2*k+1])) }},
+		{"|Z[1][1]|", func(s *uniState) float64 { return ratio(math.Abs(s.zt[1*k+1])) }},
+		{"1{sigma2<median}", func(s *uniState) float64 {
+			if s.sigma2 < median {
+				return 1
+			}
+			return 0
+		}},
+		{"pred(0,0) observed", func(s *uniState) float64 { return ratio(s.pred(k, 0, 0)) }},
+		{"pred(1,1) unobserved", func(s *uniState) float64 { return ratio(s.pred(k, 1, 1)) }},
+		{"a(2,2)^2", func(s *uniState) float64 { return ratio(s.a[len(s.a)-1] * s.a[len(s.a)-1]) }},
+	}
+	for h := range st.hyper {
+		last := len(st.hyper[h]) - 1
+		fs = append(fs,
+			uniFunc{fmt.Sprintf("hyper%d[0]", h), func(s *uniState) float64 { return ratio(s.hyper[h][0]) }},
+			uniFunc{fmt.Sprintf("hyper%d[%d]", h, last), func(s *uniState) float64 { return ratio(s.hyper[h][last]) }},
+		)
+	}
+	return fs
+}
+
+// uniLikelihood returns the model's Likelihood.
+func uniLikelihood(model Model) Likelihood {
+	switch m := model.(type) {
+	case GGGU:
+		return m.Likelihood
+	case GEG:
+		return m.Likelihood
+	case GEEA:
+		return m.Likelihood
+	case GLL:
+		return m.Likelihood
+	case GLLI:
+		return m.Likelihood
+	}
+	panic("no likelihood for " + model.Name())
+}
+
+var uniGewekeShape = uniShape{rows: gewekeRows, cols: gewekeCols, k: gewekeK, observed: len(gewekeObserved())}
+
+// uniDrawData draws every observed entry from N(w_i . z_j, sigma^2).
+func uniDrawData(g gewekeSampler, st *uniState, k int, cells [][2]int) {
+	sd := math.Sqrt(st.sigma2)
+	for q, ij := range cells {
+		st.a[q] = st.pred(k, ij[0], ij[1]) + sd*g.rng.NormFloat64()
+	}
+}
+
+// uniGewekeMarginal runs the marginal-conditional simulator.
+func uniGewekeMarginal(model Model, fs []uniFunc, n int, seed uint64) (mean, se []float64) {
+	g := newGewekeSampler(seed)
+	st := newUniState(model, uniGewekeShape)
+	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
+	for range n {
+		uniDrawParams(g, model, gewekeK, st)
+		uniDrawData(g, st, gewekeK, gewekeObserved())
+		for i, f := range fs {
+			v := f.f(st)
+			sum[i] += v
+			sum2[i] += v * v
+		}
+	}
+	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
+	for i := range fs {
+		mean[i] = sum[i] / float64(n)
+		se[i] = math.Sqrt((sum2[i] - sum[i]*mean[i]) / float64(n-1) / float64(n))
+	}
+	return mean, se
+}
+
+// uniGewekeSuccessive runs the successive-conditional simulator from an
+// exact prior draw and returns batch means and their standard errors.
+func uniGewekeSuccessive(t *testing.T, model Model, mutant bool, fs []uniFunc, n int, seed uint64) (mean, se []float64) {
+	t.Helper()
+	g := newGewekeSampler(seed)
+	st := newUniState(model, uniGewekeShape)
+	uniDrawParams(g, model, gewekeK, st)
+	uniDrawData(g, st, gewekeK, gewekeObserved())
+	entries := make([]Entry, len(gewekeObserved()))
+	for q, ij := range gewekeObserved() {
+		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: st.a[q]}
+	}
+	data, err := NewMatrix(gewekeRows, gewekeCols, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := uniChain(t, model, data, gewekeK, mutant)
+	p := newPool(1, seed, c.scratchSize())
+	defer p.close()
+	uniWrite(t, c, p, st, 0)
+	batch := n / gewekeBatches
+	bsum := make([][]float64, len(fs))
+	for i := range bsum {
+		bsum[i] = make([]float64, gewekeBatches)
+	}
+	for s := 1; s <= batch*gewekeBatches; s++ {
+		if err := c.sweep(p, s); err != nil {
+			t.Fatal(err)
+		}
+		uniRead(c, st)
+		uniDrawData(g, st, gewekeK, gewekeObserved())
+		uniWriteData(t, c, p, st, s)
+		b := (s - 1) / batch
+		for i, f := range fs {
+			bsum[i][b] += f.f(st)
+		}
+	}
+	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
+	for i := range fs {
+		var sum, sum2 float64
+		for _, v := range bsum[i] {
+			m := v / float64(batch)
+			sum += m
+			sum2 += m * m
+		}
+		mean[i] = sum / gewekeBatches
+		se[i] = math.Sqrt((sum2 - sum*mean[i]) / (gewekeBatches - 1) / gewekeBatches)
+	}
+	return mean, se
+}
+
+// TestGewekeUnivariate is TestGewekeJointDistribution for the models of
+// uniGewekeModels. Its 5 models have 60 test functions in all; at
+// |z| < gewekeZLimit each (about 4e-5 per function), a correct sampler
+// fails with probability below 3e-3. The wrong GEEA rate conditional
+// (uniWrongARD) and the wrong GLL variance conditional (uniWrongLaplace)
+// must each give some |z| above gewekeMutantZ.
+func TestGewekeUnivariate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a million sweeps: several seconds")
+	}
+	type tcase struct {
+		name   string
+		model  Model
+		mutant bool
+	}
+	var cases []tcase
+	for _, m := range uniGewekeModels() {
+		cases = append(cases, tcase{m.Name(), m, false})
+	}
+	cases = append(cases,
+		tcase{"GEEA/wrong-rate-shape", uniGewekeModels()[2], true},
+		tcase{"GLL/wrong-variance-rate", uniGewekeModels()[3], true})
+	// Sizes as in TestGewekeJointDistribution.
+	const nMarginal, nSuccessive = 100000, 200000
+	for ci, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := uniGewekeFuncs(newUniState(tc.model, uniGewekeShape), uniLikelihood(tc.model))
+			mm, ms := uniGewekeMarginal(tc.model, fs, nMarginal, uint64(4000+2*ci))
+			sm, ss := uniGewekeSuccessive(t, tc.model, tc.mutant, fs, nSuccessive, uint64(4001+2*ci))
+			var maxZ float64
+			worst := ""
+			for i, f := range fs {
+				z := (mm[i] - sm[i]) / math.Hypot(ms[i], ss[i])
+				t.Logf("%-22s marginal %.4f±%.4f successive %.4f±%.4f z=%+.2f", f.name, mm[i], ms[i], sm[i], ss[i], z)
+				if math.Abs(z) > maxZ {
+					maxZ, worst = math.Abs(z), f.name
+				}
+				if !tc.mutant && !(math.Abs(z) < gewekeZLimit) {
+					t.Errorf("%s: marginal-conditional mean %.4f and successive-conditional mean %.4f differ by z = %.2f (limit %v)",
+						f.name, mm[i], sm[i], z, gewekeZLimit)
+				}
+			}
+			if tc.mutant && !(maxZ > gewekeMutantZ) {
+				t.Errorf("the wrong conditional went undetected: largest |z| is %.2f (%s), want > %v", maxZ, worst, gewekeMutantZ)
+			}
+			t.Logf("largest |z| = %.2f (%s)", maxZ, worst)
+		})
+	}
+}

@@ -1,0 +1,66 @@
+package bnmf
+
+import "fmt"
+
+var _ Model = GLLI{}
+
+// GLLI is GLL with a hierarchical prior on each entry's Laplace parameter
+// (Brouwer and Lio 2017): for x = w and x = z,
+//
+//	x_ik | lambda_ik ~ N(0, lambda_ik),  lambda_ik | eta_ik ~ Exp(eta_ik/2),
+//	eta_ik ~ GIG(-1/2, A, B) = IG(sqrt(B/A), B)
+//
+// (the generalised inverse Gaussian with density proportional to
+// eta^(-3/2) exp(-(A eta + B/eta)/2), an inverse Gaussian with mean
+// sqrt(B/A) and shape B). The full conditionals are those of GLL for x_ik
+// and lambda_ik, and
+//
+//	eta_ik | lambda_ik ~ GIG(1/2, A + lambda_ik, B),
+//	i.e. 1/eta_ik ~ IG(sqrt((A + lambda_ik)/B), A + lambda_ik).
+//
+// The upstream sampler draws eta_ik itself, not its reciprocal, from that
+// inverse Gaussian, which is not the conditional of this joint (nor of
+// any joint with its other conditionals); this package draws the
+// reciprocal, which is. The factors are real.
+type GLLI struct {
+	// A and B are the parameters of the GIG(-1/2, A, B) hyperprior on
+	// each eta_ik. Zero means A = 1/K and B = K, with K the rank (the
+	// upstream defaults): eta has prior mean K.
+	A, B float64
+	Likelihood
+}
+
+// Name returns "GLLI".
+func (GLLI) Name() string { return "GLLI" }
+
+func glliSpec() Spec {
+	return Spec{
+		Name: "GLLI", Zero: GLLI{}, RealValued: true,
+		Doc: "Laplace priors with a hierarchical inverse-Gaussian prior on each entry's parameter (Brouwer and Lio 2017)",
+		Params: append([]Param{
+			{Key: "a", Field: "A", Support: Positive, Default: "1/K", Doc: "a of the GIG(-1/2, a, b) hyperprior on each entry's eta"},
+			{Key: "b", Field: "B", Support: Positive, Default: "K", Doc: "b of the GIG(-1/2, a, b) hyperprior on each entry's eta"},
+		}, likelihoodParams()...),
+	}
+}
+
+func (g GLLI) newChain(train *Matrix, k int) (chain, error) {
+	lik, err := g.Likelihood.resolved("GLLI")
+	if err != nil {
+		return nil, err
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("bnmf: GLLI needs a rank of at least 1, got %d", k)
+	}
+	a, b := orDefault(g.A, 1/float64(k)), orDefault(g.B, float64(k))
+	if err := positive("GLLI", "A", a); err != nil {
+		return nil, err
+	}
+	if err := positive("GLLI", "B", b); err != nil {
+		return nil, err
+	}
+	m, n := train.Dims()
+	pw := newLaplacePrior(m, k, 0).withInverseGaussian(a, b)
+	pz := newLaplacePrior(n, k, 0).withInverseGaussian(a, b)
+	return newGibbsChain(train, k, lik, pw, pz), nil
+}

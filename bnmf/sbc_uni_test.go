@@ -1,0 +1,201 @@
+package bnmf
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/bnmf-lab/bnmf/mcmcdiag"
+)
+
+// Simulation-based calibration (TestSBC) of GGGU, GEG, GEEA, GLL and GLLI,
+// with the same sizes, thinning, rank statistics and family error rate,
+// on the same 12 x 10 matrix at K = 3 with 40 observed entries, and
+// GEEA's wrong rate conditional (uniWrongARD) as the sampler it must
+// reject.
+
+// uniSBCModels are the models with the hyperparameters of the calibration
+// runs, chosen so that a prediction w_i . z_j has a prior variance near
+// that of the noise (sigma^2 ~ InvGamma(3, 2), mean 1): the per-entry
+// prior variance is 1/2 for GGGU and GEG (Lambda 2; second moment 1/2 for
+// W of GEG), 2/Eta = 1/2 for GLL, and about 1/2 for GLLI (eta around its
+// prior mean sqrt(B/A) = 4); GEEA's rates have prior mean 2.
+func uniSBCModels() []Model {
+	return []Model{
+		GGGU{Lambda: 2, Likelihood: gewekeLik()},
+		GEG{Lambda: 2, Likelihood: gewekeLik()},
+		GEEA{Alpha0: 6, Beta0: 3, Likelihood: gewekeLik()},
+		GLL{Eta: 4, Likelihood: gewekeLik()},
+		GLLI{A: 1, B: 16, Likelihood: gewekeLik()},
+	}
+}
+
+// uniSBCShape is defaultSimShape's matrix, rank and training entries.
+func uniSBCShape() uniShape {
+	sh := defaultSimShape()
+	return uniShape{rows: sh.rows, cols: sh.cols, k: sh.k, observed: sh.train}
+}
+
+// uniQuantities are the ranked quantities: two entries of W and two of
+// Z, sigma^2, the prediction w_0 . z_0 and, for every hyperparameter
+// array, its first element and its mean.
+func uniQuantities(st *uniState, sh uniShape) []uniFunc {
+	k := sh.k
+	wLast, zLast := (sh.rows-1)*k+k-1, (sh.cols-1)*k+k-1
+	qs := []uniFunc{
+		{"W[0][0]", func(s *uniState) float64 { return s.w[0] }},
+		{fmt.Sprintf("W[%d][%d]", sh.rows-1, k-1), func(s *uniState) float64 { return s.w[wLast] }},
+		{"Z[1][0]", func(s *uniState) float64 { return s.zt[1] }},
+		{fmt.Sprintf("Z[%d][%d]", k-1, sh.cols-1), func(s *uniState) float64 { return s.zt[zLast] }},
+		{"sigma2", func(s *uniState) float64 { return s.sigma2 }},
+		{"pred(0,0)", func(s *uniState) float64 { return s.pred(k, 0, 0) }},
+	}
+	for h := range st.hyper {
+		qs = append(qs,
+			uniFunc{fmt.Sprintf("hyper%d[0]", h), func(s *uniState) float64 { return s.hyper[h][0] }},
+			uniFunc{fmt.Sprintf("mean hyper%d", h), func(s *uniState) float64 { return sbcMean(s.hyper[h]) }},
+		)
+	}
+	return qs
+}
+
+// uniReplicate is one draw from a model's joint prior on uniSBCShape: the
+// parameters and the training values at cells (row-major).
+type uniReplicate struct {
+	st    *uniState
+	cells [][2]int
+}
+
+// uniDrawReplicate draws the training cells uniformly without
+// replacement, the parameters from the joint prior and the values from
+// the likelihood, from one stream seeded with seed.
+func uniDrawReplicate(model Model, sh uniShape, seed uint64) *uniReplicate {
+	g := newGewekeSampler(seed)
+	cells := g.rng.Perm(sh.rows * sh.cols)[:sh.observed]
+	slices.Sort(cells)
+	r := &uniReplicate{st: newUniState(model, sh)}
+	for _, v := range cells {
+		r.cells = append(r.cells, [2]int{v / sh.cols, v % sh.cols})
+	}
+	uniDrawParams(g, model, sh.k, r.st)
+	uniDrawData(g, r.st, sh.k, r.cells)
+	return r
+}
+
+// uniSBCRun runs one replicate's chain from the true parameters and ranks
+// each quantity's true value among its thinned draws, as sbcRun does.
+func uniSBCRun(t *testing.T, model Model, mutant bool, qs []uniFunc, sh uniShape, r *uniReplicate, th sbcThinning, seed uint64) sbcOutcome {
+	t.Helper()
+	entries := make([]Entry, len(r.cells))
+	for q, ij := range r.cells {
+		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: r.st.a[q]}
+	}
+	data, err := NewMatrix(sh.rows, sh.cols, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := uniChain(t, model, data, sh.k, mutant)
+	p := newPool(1, seed, c.scratchSize())
+	defer p.close()
+	uniWrite(t, c, p, r.st, 0)
+	st := newUniState(model, sh)
+	trace := make([][]float64, len(qs))
+	var ws mcmcdiag.Workspace
+	n := 0
+	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
+		for ; n < target; n++ {
+			if err := c.sweep(p, n+1); err != nil {
+				t.Fatalf("%s: %v", model.Name(), err)
+			}
+			uniRead(c, st)
+			for q, f := range qs {
+				trace[q] = append(trace[q], f.f(st))
+			}
+		}
+		ess := math.Inf(1)
+		for q := range qs {
+			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
+		}
+		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
+			out := sbcOutcome{ranks: make([]int, len(qs)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
+			for q, f := range qs {
+				truth := f.f(r.st)
+				for j := range th.draws {
+					if trace[q][(j+1)*n/th.draws-1] < truth {
+						out.ranks[q]++
+					}
+				}
+			}
+			return out
+		}
+	}
+}
+
+// TestSBCUnivariate is TestSBC for the models of uniSBCModels, with a
+// Bonferroni bound over their quantities, and GEEA with uniWrongARD,
+// which must be rejected.
+func TestSBCUnivariate(t *testing.T) {
+	skipUnderRace(t)
+	size := sbcSizeFor()
+	sh := uniSBCShape()
+	type study struct {
+		name   string
+		model  Model
+		mutant bool
+		seed   uint64
+	}
+	var studies []study
+	for mi, m := range uniSBCModels() {
+		studies = append(studies, study{m.Name(), m, false, uint64(5000 + 10*mi)})
+	}
+	studies = append(studies, study{"GEEA-wrong-rate-shape", studies[2].model, true, studies[2].seed})
+	var total int
+	for _, st := range studies {
+		if !st.mutant {
+			total += len(uniQuantities(newUniState(st.model, sh), sh))
+		}
+	}
+	alpha := sbcFamily / float64(total)
+	t.Logf("%d replicates, L = %d draws, %d bins; %d quantities over the models: each rejects at p < %.2g",
+		size.reps, size.th.draws, size.bins, total, alpha)
+	for _, st := range studies {
+		t.Run(st.name, func(t *testing.T) {
+			start := time.Now()
+			qs := uniQuantities(newUniState(st.model, sh), sh)
+			outs := make([]sbcOutcome, size.reps)
+			var sweeps, capped int
+			for r := range size.reps {
+				rep := uniDrawReplicate(st.model, sh, replicateSeed(st.seed, r))
+				outs[r] = uniSBCRun(t, st.model, st.mutant, qs, sh, rep, size.th, replicateSeed(st.seed+1, r))
+				sweeps += outs[r].sweeps
+				if outs[r].capped {
+					capped++
+				}
+			}
+			t.Logf("%s: %d replicates in %v, %.0f sweeps per replicate on average, %d stopped at %d sweeps short of the effective sample size",
+				st.name, size.reps, time.Since(start).Round(time.Millisecond), float64(sweeps)/float64(size.reps), capped, size.th.maxSweeps)
+			minP, worst := 1.0, ""
+			for q, f := range qs {
+				ranks := make([]int, size.reps)
+				for r, o := range outs {
+					ranks[r] = o.ranks[q]
+				}
+				stat, p := rankChiSquare(ranks, size.th.draws, size.bins)
+				t.Logf("%-14s chi2(%d) = %7.2f  p = %.3g", f.name, size.bins-1, stat, p)
+				if p < minP {
+					minP, worst = p, f.name
+				}
+				if !st.mutant && !(p >= alpha) {
+					t.Errorf("%s: ranks of the true values are not uniform: chi2(%d) = %.2f, p = %.3g < %.2g",
+						f.name, size.bins-1, stat, p, alpha)
+				}
+			}
+			t.Logf("smallest p = %.3g (%s)", minP, worst)
+			if st.mutant && !(minP < alpha) {
+				t.Errorf("the wrong rate conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
+			}
+		})
+	}
+}
