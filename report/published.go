@@ -233,7 +233,7 @@ func (p *published) statRepeats(model string, n int, match func(*publishedValue)
 
 // upstreamHyperparameters returns the hyperparameters of Brouwer & Lio's
 // experiment scripts for the models we share with them, as our config
-// keys; ok is false for a model they did not run. Their scripts give GTTN
+// keys (with NMF's objective); ok is false for a model they did not run. Their scripts give GTTN
 // mu_mu = 0.1 in the runtime and convergence studies and 0 elsewhere.
 // The averaging baselines have none.
 func upstreamHyperparameters(study, model string) (map[string]float64, string, bool) {
@@ -252,6 +252,16 @@ func upstreamHyperparameters(study, model string) (map[string]float64, string, b
 			muMu = 0.1
 		}
 		return sigma(map[string]float64{"mu_mu": muMu, "tau_mu": 0.1, "a": 1, "b": 1}), "", true
+	case "GEEA":
+		return sigma(map[string]float64{"alpha0": 1, "beta0": 1}), "", true
+	case "GEG", "GGGU":
+		return sigma(map[string]float64{"lambda": 0.1}), "", true
+	case "GLL":
+		return sigma(map[string]float64{"eta": math.Sqrt(10)}), "", true
+	case "GLLI":
+		// Upstream sets only the noise's; its a and b keep the defaults
+		// (1/K and K), as ours do.
+		return sigma(map[string]float64{}), "", true
 	case "NMF":
 		return nil, "i-divergence", true
 	case "RowMean", "ColumnMean":
