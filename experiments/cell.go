@@ -47,6 +47,11 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		Thin:       cfg.Thin,
 		Versions:   p.versions,
 	}
+	_, measureLoad := p.kind().(loadMeasurer)
+	if measureLoad {
+		r.SamplerWorkers = workers
+		r.LoadAverage = appendLoadAverage(r.LoadAverage)
+	}
 	fail := func(err error) (*Record, error) {
 		r.Error = err.Error()
 		r.WallSeconds = time.Since(start).Seconds()
@@ -128,6 +133,9 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 	}
 	clampNonFinite(r)
 	r.WallSeconds = time.Since(start).Seconds()
+	if measureLoad && len(r.LoadAverage) == 1 {
+		r.LoadAverage = appendLoadAverage(r.LoadAverage)
+	}
 	return r, nil
 }
 

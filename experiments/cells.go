@@ -50,7 +50,8 @@ func (c *Config) kind() Kind {
 
 // Key returns the cell's name in a result store, such as
 // "GRRN-k20-f0.97-r3" (sparsity), "GEE-k50-n0.5-r0" (noise) or
-// "NMF-k10-r9" (convergence). Floats are written in their shortest
+// "NMF-k10-r9" (convergence), "GEE-k6-i2-r0" (inner fold 2 of outer fold
+// 0 of a nested cross-validation). Floats are written in their shortest
 // round-tripping form. Keys are unique within a study and safe as file
 // names.
 func (c Cell) Key() string {
@@ -61,6 +62,9 @@ func (c Cell) Key() string {
 	}
 	if c.NoiseRatio != 0 {
 		b.WriteString("-n" + formatFloat(c.NoiseRatio))
+	}
+	if c.Fold != 0 {
+		fmt.Fprintf(&b, "-i%d", c.Fold)
 	}
 	fmt.Fprintf(&b, "-r%d", c.Repeat)
 	return b.String()
@@ -76,9 +80,10 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 // depend on, so that a cell's numbers depend only on its own identity:
 // adding a model, a rank or a repeat to a config leaves every other cell's
 // seeds, splits and noise unchanged. Floats are written in their shortest
-// round-tripping decimal form.
+// round-tripping decimal form; " fold=<j>" is written only for a cell
+// with an inner fold (Cell.Fold), so every other cell keeps its seed.
 //
-//	chain: "bnmf/chain/v1 base=<base> model=<name> rank=<K> fraction=<f> noise=<r> repeat=<i>"
+//	chain: "bnmf/chain/v1 base=<base> model=<name> rank=<K> fraction=<f> noise=<r> repeat=<i>[ fold=<j>]"
 //	split: "bnmf/split/v1 base=<base> fraction=<f> repeat=<i>"
 //	noise: "bnmf/noise/v1 base=<base> ratio=<r> repeat=<i>"
 //
@@ -90,8 +95,12 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 // first eight bytes, big-endian, of the SHA-256 digest of the canonical
 // string above.
 func ChainSeed(base uint64, c Cell) uint64 {
-	d := digest(fmt.Sprintf("bnmf/chain/v1 base=%d model=%s rank=%d fraction=%s noise=%s repeat=%d",
-		base, c.Model, c.Rank, formatFloat(c.Fraction), formatFloat(c.NoiseRatio), c.Repeat))
+	s := fmt.Sprintf("bnmf/chain/v1 base=%d model=%s rank=%d fraction=%s noise=%s repeat=%d",
+		base, c.Model, c.Rank, formatFloat(c.Fraction), formatFloat(c.NoiseRatio), c.Repeat)
+	if c.Fold != 0 {
+		s += fmt.Sprintf(" fold=%d", c.Fold)
+	}
+	d := digest(s)
 	return binary.BigEndian.Uint64(d[:8])
 }
 

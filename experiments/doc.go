@@ -4,14 +4,18 @@
 // A study is described by a YAML config (see Config): a dataset, the
 // models to compare and a grid of ranks and either fractions unobserved
 // (sparsity, the paper's Fig. 5 and Table 2), noise ratios (noise, Fig. 4)
-// or neither (convergence, Fig. 2), each repeated. LoadConfig decodes it
+// or neither (convergence, Fig. 2), each repeated; the kinds
+// model-selection, nested-cv and runtime repeat the cross-validation,
+// model-selection and runtime studies of Brouwer and Lio (2017), whose
+// repeats are folds (see KindModelSelection, KindNestedCV, KindRuntime).
+// LoadConfig decodes it
 // strictly and validates it; Prepare loads the data and checks what needs
 // it; Plan.Run expands the study into cells (one chain each: a model at a
 // rank, a fraction or noise ratio, and a repeat) and runs them on a
 // bounded pool of goroutines.
 //
 // Every cell's seeds derive from the base seed and the cell's identity
-// (ChainSeed, SplitSource, NoiseSource), so its numbers do not depend on
+// (ChainSeed, SplitSource, NoiseSource, FoldSource), so its numbers do not depend on
 // the number of workers, the order in which cells finish, the shard that
 // runs it, or the other cells of the config.
 //

@@ -12,7 +12,7 @@ import (
 // kind up by its name here. A new kind is a file that implements Kind,
 // plus its line here (and its report in package report).
 func Kinds() []Kind {
-	return []Kind{convergenceKind{}, sparsityKind{}, noiseKind{}}
+	return []Kind{convergenceKind{}, sparsityKind{}, noiseKind{}, modelSelectionKind{}, nestedCVKind{}, runtimeKind{}}
 }
 
 // KindByName returns the kind with the given name, or false when there is

@@ -19,7 +19,10 @@ type Cell struct {
 	Rank       int     `json:"rank"`
 	Fraction   float64 `json:"fraction,omitempty"`    // fraction unobserved (sparsity)
 	NoiseRatio float64 `json:"noise_ratio,omitempty"` // noise-to-signal variance ratio (noise)
-	Repeat     int     `json:"repeat"`                // 0-based
+	// Fold is the inner fold of a nested cross-validation, from 1; 0
+	// for the cell scored on its outer fold (and in every other kind).
+	Fold   int `json:"fold,omitempty"`
+	Repeat int `json:"repeat"` // 0-based; the (outer) fold in cross-validation studies
 }
 
 // Record is what the result store keeps for one finished (or failed) cell.
@@ -27,7 +30,7 @@ type Cell struct {
 type Record struct {
 	Version    int    `json:"version"`
 	Study      string `json:"study"`       // the config's name
-	Kind       string `json:"kind"`        // KindConvergence, KindSparsity or KindNoise
+	Kind       string `json:"kind"`        // one of KindNames
 	ConfigHash string `json:"config_hash"` // hash of the canonical config
 	Cell       Cell   `json:"cell"`
 	Seed       uint64 `json:"seed"` // the cell's derived seed
@@ -84,8 +87,15 @@ type Record struct {
 	// here); absent for models without any.
 	Hyper []HyperSummary `json:"hyperparameters,omitempty"`
 
-	WallSeconds float64  `json:"wall_seconds"`
-	Versions    Versions `json:"versions"`
+	WallSeconds float64 `json:"wall_seconds"`
+	// LoadAverage holds the machine's one-minute load average when the
+	// cell started and when it finished, and SamplerWorkers the sampler
+	// workers its chains ran with: what a time per sweep depends on
+	// besides the model. Only runtime studies record them, load averages
+	// only where the system reports one (Linux).
+	LoadAverage    []float64 `json:"load_average,omitempty"`
+	SamplerWorkers int       `json:"sampler_workers,omitempty"`
+	Versions       Versions  `json:"versions"`
 
 	// Error is set when the cell failed; the metrics are then meaningless.
 	Error    string   `json:"error,omitempty"`

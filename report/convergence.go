@@ -195,9 +195,13 @@ func (convergenceReport) figure(s *StudySummary, pal Palette) (*Figure, string, 
 }
 
 func (convergenceReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error {
-	return add("convergence.md", "Final train MSE",
+	err := add("convergence.md", "Final train MSE",
 		statsCaption+"; the lowest per row in bold.",
 		func(b *bytes.Buffer) error { return WriteConvergenceTable(b, s) })
+	if err != nil {
+		return err
+	}
+	return addBrouwerLioConvergenceTable(s, add)
 }
 
 func (convergenceReport) findings(s *StudySummary, _ PaperValues) string {

@@ -16,9 +16,12 @@ import (
 // line here.
 func kindReports() map[string]kindReport {
 	return map[string]kindReport{
-		experiments.KindConvergence: convergenceReport{},
-		experiments.KindSparsity:    sparsityReport{},
-		experiments.KindNoise:       noiseReport{},
+		experiments.KindConvergence:    convergenceReport{},
+		experiments.KindSparsity:       sparsityReport{},
+		experiments.KindNoise:          noiseReport{},
+		experiments.KindModelSelection: modelSelectionReport{},
+		experiments.KindNestedCV:       nestedCVReport{},
+		experiments.KindRuntime:        runtimeReport{},
 	}
 }
 

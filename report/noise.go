@@ -134,7 +134,10 @@ func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error 
 			err = skill("noise-clean-skill.md", "clean", cleanMSE())
 		}
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return addBrouwerLioNoiseTable(s, add)
 }
 
 func (noiseReport) findings(s *StudySummary, _ PaperValues) string { return noiseFindings(s) }

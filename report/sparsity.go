@@ -348,20 +348,26 @@ func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder)
 	err := add("sparsity.md", "Held-out MSE at every fraction unobserved"+paperFigureRef(s),
 		statsCaption+"; the lowest per row in bold."+extra,
 		func(b *bytes.Buffer) error { return WriteSparsityTable(b, s) })
-	if err != nil || len(s.Baselines()) == 0 {
+	if err != nil {
 		return err
 	}
-	var rows []skillRow
-	for _, k := range s.Ranks {
-		for _, f := range s.Fractions {
-			rows = append(rows, skillRow{[]string{fmt.Sprintf("K = %d", k), fmtG(f)}, func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} }})
+	if len(s.Baselines()) > 0 {
+		var rows []skillRow
+		for _, k := range s.Ranks {
+			for _, f := range s.Fractions {
+				rows = append(rows, skillRow{[]string{fmt.Sprintf("K = %d", k), fmtG(f)}, func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} }})
+			}
+		}
+		err = add("skill.md", "Skill against the best baseline at every fraction unobserved",
+			statsCaption+", paired by repeat; the highest per row in bold."+skillCaption(s, "on the held-out MSE"),
+			func(b *bytes.Buffer) error {
+				return WriteSkillTable(b, s, []string{"K", "Fraction unobserved"}, rows, testMSE())
+			})
+		if err != nil {
+			return err
 		}
 	}
-	return add("skill.md", "Skill against the best baseline at every fraction unobserved",
-		statsCaption+", paired by repeat; the highest per row in bold."+skillCaption(s, "on the held-out MSE"),
-		func(b *bytes.Buffer) error {
-			return WriteSkillTable(b, s, []string{"K", "Fraction unobserved"}, rows, testMSE())
-		})
+	return addBrouwerLioSparsityTable(s, add)
 }
 
 func (sparsityReport) findings(s *StudySummary, paper PaperValues) string {

@@ -79,6 +79,9 @@ type Key struct {
 	Rank       int
 	Fraction   float64
 	NoiseRatio float64
+	// Fold is the inner fold of a nested cross-validation (0 for the
+	// cells scored on their outer fold, and in every other kind).
+	Fold int
 }
 
 // Group summarises the repeats of one Key.
@@ -130,6 +133,9 @@ func (k Key) String() string {
 	}
 	if k.NoiseRatio != 0 {
 		s += ", noise ratio " + fmtG(k.NoiseRatio)
+	}
+	if k.Fold != 0 {
+		s += fmt.Sprintf(", inner fold %d", k.Fold)
 	}
 	return s
 }
@@ -220,12 +226,12 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 }
 
 func keyOf(c experiments.Cell) Key {
-	return Key{Model: c.Model, Rank: c.Rank, Fraction: c.Fraction, NoiseRatio: c.NoiseRatio}
+	return Key{Model: c.Model, Rank: c.Rank, Fraction: c.Fraction, NoiseRatio: c.NoiseRatio, Fold: c.Fold}
 }
 
 // cellOf returns the cell of repeat 0 that k names.
 func cellOf(k Key) experiments.Cell {
-	return experiments.Cell{Model: k.Model, Rank: k.Rank, Fraction: k.Fraction, NoiseRatio: k.NoiseRatio}
+	return experiments.Cell{Model: k.Model, Rank: k.Rank, Fraction: k.Fraction, NoiseRatio: k.NoiseRatio, Fold: k.Fold}
 }
 
 // acceptRecords returns the records of st that belong to its manifest, one
@@ -344,7 +350,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 
 func compareKeys(a, b Key) int {
 	return cmp.Or(compareModels(a.Model, b.Model), cmp.Compare(a.Rank, b.Rank),
-		cmp.Compare(a.Fraction, b.Fraction), cmp.Compare(a.NoiseRatio, b.NoiseRatio))
+		cmp.Compare(a.Fraction, b.Fraction), cmp.Compare(a.NoiseRatio, b.NoiseRatio), cmp.Compare(a.Fold, b.Fold))
 }
 
 func sortedUnique[T cmp.Ordered](xs []T) []T {

@@ -1,0 +1,145 @@
+package experiments
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestBrouwerLioKindConfigs checks the configs of Brouwer & Lio's nested
+// cross-validation, model-selection and runtime studies
+// (configs/blio-*-{nested-cv,model-selection,runtime}*.yaml) against the
+// settings of upstream's experiment scripts (experiments/cross_validation,
+// model_selection and runtime of its pinned commit: K grids, folds,
+// iterations, burn-in, thinning, hyperparameters), and, when
+// $BNMF_DATA_DIR holds the dataset, that each prepares against the data.
+// MovieLens 1M is prepared only without -short.
+func TestBrouwerLioKindConfigs(t *testing.T) {
+	base := []string{"GlobalMean", "RowMean", "ColumnMean", "Bias"}
+	newPriors := []string{"GEEA", "GEG", "GGGU", "GLL", "GLLI"}
+	ccle := append(append([]string{"GEE", "GTT", "GTTN"}, newPriors...), append([]string{"GRRN"}, base...)...)
+	// Bias needs K >= 2: left out where the grid has K = 1.
+	ccle1 := ccle[:len(ccle)-1]
+	ml100k := []string{"GEE", "GTT", "GTTN", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	msGDSC := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	msML := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	nmf := []string{"NMF"}
+	rt := append(append([]string{"GEE", "GTT", "GTTN"}, newPriors...), "GRRN", "NMF")
+	tests := []struct {
+		file, kind, dataset  string
+		models               []string
+		ranks                []int
+		repeats              int
+		sweeps, burnIn, thin int
+	}{
+		{"blio-gdsc-nested-cv-gee", KindNestedCV, "gdsc-ic50", append([]string{"GEE", "GEG", "GRRN"}, base...), []int{6, 7, 8, 9}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-gtt", KindNestedCV, "gdsc-ic50", []string{"GTT"}, []int{7, 8, 9, 10, 11, 12}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-gttn", KindNestedCV, "gdsc-ic50", []string{"GTTN"}, []int{6, 7, 8, 9, 10}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-geea", KindNestedCV, "gdsc-ic50", []string{"GEEA"}, []int{8, 9, 10, 11, 12}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-gggu", KindNestedCV, "gdsc-ic50", []string{"GGGU"}, []int{4, 5, 6, 7}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-gll", KindNestedCV, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{7, 8, 9, 10, 11}, 5, 250, 200, 1},
+		{"blio-gdsc-nested-cv-nmf", KindNestedCV, "gdsc-ic50", nmf, []int{3, 4, 5, 6, 7}, 5, 500, 0, 1},
+		{"blio-ccle-ic50-nested-cv", KindNestedCV, "ccle-ic50", ccle, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
+		{"blio-ccle-ic50-nested-cv-nmf", KindNestedCV, "ccle-ic50", nmf, []int{1, 2, 3}, 5, 500, 0, 1},
+		{"blio-ccle-ec50-nested-cv", KindNestedCV, "ccle-ec50", ccle1, []int{1, 2, 3}, 5, 250, 200, 1},
+		{"blio-ccle-ec50-nested-cv-nmf", KindNestedCV, "ccle-ec50", nmf, []int{1, 2, 3}, 5, 500, 0, 1},
+		{"blio-ml100k-nested-cv", KindNestedCV, "movielens-100k", ml100k, []int{1, 2, 3}, 5, 200, 180, 1},
+		{"blio-ml100k-nested-cv-geea", KindNestedCV, "movielens-100k", []string{"GEEA"}, []int{1, 2, 3, 4, 5}, 5, 200, 180, 1},
+		{"blio-ml100k-nested-cv-nmf", KindNestedCV, "movielens-100k", nmf, []int{1, 2}, 5, 300, 0, 1},
+		{"blio-ml1m-nested-cv-gee", KindNestedCV, "movielens-1m", append([]string{"GEE", "GEEA", "GRRN"}, base...), []int{7, 8, 9, 10}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-gtt", KindNestedCV, "movielens-1m", []string{"GTT", "GTTN"}, []int{7, 8, 9, 10, 11}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-geg", KindNestedCV, "movielens-1m", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-gggu", KindNestedCV, "movielens-1m", []string{"GGGU"}, []int{1, 2, 3, 4}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-gll", KindNestedCV, "movielens-1m", []string{"GLL"}, []int{6, 7, 8}, 5, 100, 80, 1},
+		{"blio-ml1m-nested-cv-glli", KindNestedCV, "movielens-1m", []string{"GLLI"}, []int{7, 8, 9}, 5, 100, 80, 1},
+		{"blio-ml1m-nested-cv-nmf", KindNestedCV, "movielens-1m", nmf, []int{2, 3, 4}, 5, 200, 0, 1},
+		{"blio-gdsc-model-selection", KindModelSelection, "gdsc-ic50", msGDSC, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
+		{"blio-gdsc-model-selection-gll", KindModelSelection, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 250, 200, 1},
+		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
+		{"blio-ml100k-model-selection", KindModelSelection, "movielens-100k", msML, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
+		{"blio-ml100k-model-selection-nmf", KindModelSelection, "movielens-100k", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 300, 0, 1},
+		{"blio-gdsc-runtime", KindRuntime, "gdsc-ic50", rt, []int{5, 10, 20, 50}, 3, 100, 0, 1},
+		{"blio-ml100k-runtime", KindRuntime, "movielens-100k", rt, []int{5, 10, 20, 50}, 3, 10, 0, 1},
+	}
+	if n, _ := filepath.Glob(filepath.Join("..", "configs", "blio-*-[nmr][eou][sdn]*.yaml")); len(n) != len(tests) {
+		t.Errorf("%d configs match blio-*-{nested-cv,model-selection,runtime}*.yaml, the test checks %d", len(n), len(tests))
+	}
+	files := map[string]string{
+		"gdsc-ic50":      "bmf-priors/GDSC/ic50.txt",
+		"ccle-ic50":      "bmf-priors/CCLE/ic50.txt",
+		"ccle-ec50":      "bmf-priors/CCLE/ec50.txt",
+		"movielens-100k": "movielens/ml-100k/u.data",
+		"movielens-1m":   "movielens/ml-1m/ratings.dat",
+	}
+	dataDir := os.Getenv("BNMF_DATA_DIR")
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			cfg, err := LoadConfig(filepath.Join("..", "configs", tt.file+".yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, m := range cfg.Models {
+				names = append(names, m.Name)
+			}
+			if cfg.Name != tt.file || cfg.Kind != tt.kind || cfg.Dataset.Name != tt.dataset || !slices.Equal(names, tt.models) ||
+				!slices.Equal(cfg.Ranks, tt.ranks) || cfg.Repeats != tt.repeats || cfg.Sweeps != tt.sweeps || cfg.BurnIn != tt.burnIn || cfg.Thin != tt.thin {
+				t.Errorf("got %s %s on %s, models %v, ranks %v, %d repeats, %d sweeps, burn-in %d, thin %d; want %s %s on %s, %v, %v, %d, %d, %d, %d",
+					cfg.Name, cfg.Kind, cfg.Dataset.Name, names, cfg.Ranks, cfg.Repeats, cfg.Sweeps, cfg.BurnIn, cfg.Thin,
+					tt.file, tt.kind, tt.dataset, tt.models, tt.ranks, tt.repeats, tt.sweeps, tt.burnIn, tt.thin)
+			}
+			// Upstream's hyperparameters, written out (GTTN's mu_mu is 0.1
+			// in its runtime scripts and 0 in the others).
+			muMu := 0
+			if tt.kind == KindRuntime {
+				muMu = 1 // read as 0.1 below
+			}
+			want := map[string]map[string]any{
+				"GEE":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GTT":  {"mu": 0, "tau": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GTTN": {"mu_mu": []any{0, 0.1}[muMu], "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1},
+				"NMF":  {"objective": "i-divergence"},
+				"GEEA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GEG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
+				"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
+			}
+			for _, m := range cfg.Models {
+				w, ok := want[m.Name]
+				if !ok {
+					if len(m.Hyperparameters) != 0 {
+						t.Errorf("%s: hyperparameters %v, want the defaults", m.Name, m.Hyperparameters)
+					}
+					continue
+				}
+				if len(m.Hyperparameters) != len(w) {
+					t.Errorf("%s: hyperparameters %v, want %v", m.Name, m.Hyperparameters, w)
+				}
+				for k, v := range w {
+					if m.Hyperparameters[k] != v {
+						t.Errorf("%s: %s = %v, want %v", m.Name, k, m.Hyperparameters[k], v)
+					}
+				}
+			}
+			if dataDir == "" {
+				t.Skip("BNMF_DATA_DIR is not set; the config loads, but is not prepared")
+			}
+			if _, err := os.Stat(filepath.Join(dataDir, files[tt.dataset])); err != nil {
+				t.Skipf("%s is not under BNMF_DATA_DIR (%v)", tt.dataset, err)
+			}
+			if tt.dataset == "movielens-1m" && testing.Short() {
+				t.Skip("preparing MovieLens 1M is slow; skipped with -short")
+			}
+			p, err := Prepare(cfg, PrepareOptions{DataDir: dataDir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range p.Manifest.Warnings {
+				t.Log(w)
+			}
+		})
+	}
+}

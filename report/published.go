@@ -1,0 +1,309 @@
+package report
+
+import (
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/bnmf-lab/bnmf/experiments"
+)
+
+// Brouwer & Lio's published numbers. Their repository publishes every
+// number of their comparison; results/brouwer-lio/published.csv.gz holds
+// them as one tidy table (see its README). A study's report finds the
+// table beside the study directories, at
+// <parent of the study's directory>/brouwer-lio/published.csv.gz, and
+// shows "(Brouwer & Lio)" columns only where the table has numbers of
+// the same study on the same dataset for the same model, with the same
+// hyperparameters, at the same rank and setting.
+
+// blioColumn is the header suffix of a column of their numbers.
+const blioColumn = " (Brouwer & Lio)"
+
+// publishedValue is one row of the published table.
+type publishedValue struct {
+	// Study is upstream's study directory (model_selection, ...),
+	// Experiment its experiment directory (the dataset, with a sameK_
+	// prefix where every model ran at K = 5), Dataset our name of the
+	// data, Model our name of the model.
+	Study, Experiment, Dataset, Model string
+	// K is the rank the experiment fixes for the model, -1 when the
+	// table leaves it empty.
+	K int
+	// Setting names what varies (K, fraction_unknown, ...), SettingValue
+	// its value (NaN when empty).
+	Setting      string
+	SettingValue float64
+	// OuterFold is the outer fold of a nested cross-validation (from 1),
+	// 0 when empty.
+	OuterFold int
+	// Replicate is the repeat or fold ("1", ...), "mean" for a mean
+	// upstream published itself, "" for an outer fold's score.
+	Replicate string
+	Metric    string
+	Value     float64
+}
+
+// readPublished reads the gzip-compressed published table from r and
+// returns the rows of study on dataset. It checks the header, so a table
+// of another shape is an error rather than wrong numbers.
+func readPublished(r io.Reader, study, dataset string) ([]publishedValue, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(zr)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	want := []string{"study", "experiment", "dataset", "model", "upstream_model", "K", "setting", "setting_value",
+		"outer_fold", "replicate", "metric", "value"}
+	if len(header) < len(want) || !slices.Equal(header[:len(want)], want) {
+		return nil, fmt.Errorf("header %v; want it to start %v", header, want)
+	}
+	var out []publishedValue
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rec[0] != study || rec[2] != dataset {
+			continue
+		}
+		v := publishedValue{Study: rec[0], Experiment: rec[1], Dataset: rec[2], Model: rec[3], K: -1, Setting: rec[6],
+			SettingValue: math.NaN(), Replicate: rec[9], Metric: rec[10]}
+		bad := func(col string, err error) error { return fmt.Errorf("line %d: %s: %w", line, col, err) }
+		if rec[5] != "" {
+			if v.K, err = strconv.Atoi(rec[5]); err != nil {
+				return nil, bad("K", err)
+			}
+		}
+		if rec[7] != "" {
+			if v.SettingValue, err = strconv.ParseFloat(rec[7], 64); err != nil {
+				return nil, bad("setting_value", err)
+			}
+		}
+		if rec[8] != "" {
+			if v.OuterFold, err = strconv.Atoi(rec[8]); err != nil {
+				return nil, bad("outer_fold", err)
+			}
+		}
+		if v.Value, err = strconv.ParseFloat(rec[11], 64); err != nil {
+			return nil, bad("value", err)
+		}
+		out = append(out, v)
+	}
+}
+
+// publishedPath returns where the report looks for the published table
+// of study s: brouwer-lio/published.csv.gz beside its directory.
+func publishedPath(s *StudySummary) string {
+	return filepath.Join(filepath.Dir(s.Study.Dir), "brouwer-lio", "published.csv.gz")
+}
+
+// published holds Brouwer & Lio's numbers for one of our studies: the
+// rows of their study on its dataset, of the models whose hyperparameters
+// match ours.
+type published struct {
+	// study is upstream's study the rows come from.
+	study string
+	rows  []publishedValue
+	// models lists the study's models that have rows.
+	models []string
+}
+
+// publishedFor returns Brouwer & Lio's numbers of their study `study` for
+// s: nil when the table is absent or has none for s's dataset and models.
+// An unreadable table is an error.
+func publishedFor(s *StudySummary, study string) (*published, error) {
+	if !slices.ContainsFunc(s.Models, func(m string) bool { return sameHyperparameters(s, study, m) }) {
+		return nil, nil // no need to read the table
+	}
+	path := publishedPath(s)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close() // read-only: a close error loses nothing
+	rows, err := readPublished(f, study, s.Study.Manifest.Dataset)
+	if err != nil {
+		return nil, fmt.Errorf("report: %s: %w", path, err)
+	}
+	p := &published{study: study}
+	for _, m := range s.Models {
+		if !sameHyperparameters(s, study, m) {
+			continue
+		}
+		n := len(p.rows)
+		for _, r := range rows {
+			if r.Model == m {
+				p.rows = append(p.rows, r)
+			}
+		}
+		if len(p.rows) > n {
+			p.models = append(p.models, m)
+		}
+	}
+	if len(p.rows) == 0 {
+		return nil, nil
+	}
+	return p, nil
+}
+
+// has reports whether p has numbers of model.
+func (p *published) has(model string) bool { return p != nil && slices.Contains(p.models, model) }
+
+// stat summarises the values of model's rows that match: over
+// replicates when upstream gives them, else its own published mean. When
+// rows of several of their experiments match (their sparsity study on
+// MovieLens 100K at K = 5 ran once with 10 and once with 20 repeats), it
+// returns nothing: statRepeats tells them apart.
+func (p *published) stat(model string, match func(*publishedValue) bool) Stat {
+	return p.statRepeats(model, 0, match)
+}
+
+// statRepeats is stat, and when rows of several experiments match, the
+// statistic of the one experiment with n replicates (none if n is 0 or
+// no single experiment has n).
+func (p *published) statRepeats(model string, n int, match func(*publishedValue) bool) Stat {
+	if p == nil {
+		return Stat{}
+	}
+	type values struct{ reps, means []float64 }
+	byExp := make(map[string]*values)
+	var exps []string
+	for i := range p.rows {
+		r := &p.rows[i]
+		if r.Model != model || !match(r) {
+			continue
+		}
+		v, ok := byExp[r.Experiment]
+		if !ok {
+			v = &values{}
+			byExp[r.Experiment] = v
+			exps = append(exps, r.Experiment)
+		}
+		if r.Replicate == "mean" {
+			v.means = append(v.means, r.Value)
+		} else {
+			v.reps = append(v.reps, r.Value)
+		}
+	}
+	stats := make([]Stat, 0, len(exps))
+	for _, e := range exps {
+		if v := byExp[e]; len(v.reps) > 0 {
+			stats = append(stats, newStat(v.reps))
+		} else {
+			stats = append(stats, newStat(v.means))
+		}
+	}
+	switch {
+	case len(stats) == 1:
+		return stats[0]
+	case n == 0:
+		return Stat{}
+	}
+	var found []Stat
+	for _, st := range stats {
+		if st.N+st.NonFinite == n {
+			found = append(found, st)
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return Stat{}
+}
+
+// upstreamHyperparameters returns the hyperparameters of Brouwer & Lio's
+// experiment scripts for the models we share with them, as our config
+// keys (with NMF's objective); ok is false for a model they did not run. Their scripts give GTTN
+// mu_mu = 0.1 in the runtime and convergence studies and 0 elsewhere.
+// The averaging baselines have none.
+func upstreamHyperparameters(study, model string) (map[string]float64, string, bool) {
+	sigma := func(m map[string]float64) map[string]float64 {
+		m["alpha_sigma"], m["beta_sigma"] = 1, 1
+		return m
+	}
+	switch model {
+	case "GEE":
+		return sigma(map[string]float64{"lambda": 0.1}), "", true
+	case "GTT":
+		return sigma(map[string]float64{"mu": 0, "tau": 0.1}), "", true
+	case "GTTN":
+		muMu := 0.0
+		if study == "runtime" || study == "convergence" {
+			muMu = 0.1
+		}
+		return sigma(map[string]float64{"mu_mu": muMu, "tau_mu": 0.1, "a": 1, "b": 1}), "", true
+	case "GEEA":
+		return sigma(map[string]float64{"alpha0": 1, "beta0": 1}), "", true
+	case "GEG", "GGGU":
+		return sigma(map[string]float64{"lambda": 0.1}), "", true
+	case "GLL":
+		return sigma(map[string]float64{"eta": math.Sqrt(10)}), "", true
+	case "GLLI":
+		// Upstream sets only the noise's; its a and b keep the defaults
+		// (1/K and K), as ours do.
+		return sigma(map[string]float64{}), "", true
+	case "NMF":
+		return nil, "i-divergence", true
+	case "RowMean", "ColumnMean":
+		return nil, "", true
+	}
+	return nil, "", false
+}
+
+// sameHyperparameters reports whether model runs in s with the
+// hyperparameters of Brouwer & Lio's study: each of theirs written out in
+// s's stored config with the same value (and NMF with their
+// I-divergence objective). Without a stored config nothing matches.
+func sameHyperparameters(s *StudySummary, study, model string) bool {
+	want, objective, ok := upstreamHyperparameters(study, model)
+	if !ok || s.Study.Config == nil {
+		return false
+	}
+	i := slices.IndexFunc(s.Study.Config.Models, func(m experiments.ModelConfig) bool { return m.Name == model })
+	if i < 0 {
+		return false
+	}
+	got := s.Study.Config.Models[i].Hyperparameters
+	if objective != "" && got["objective"] != objective {
+		return false
+	}
+	for k, w := range want {
+		var v float64
+		switch x := got[k].(type) {
+		case int:
+			v = float64(x)
+		case float64:
+			v = x
+		default:
+			return false
+		}
+		if v != w {
+			return false
+		}
+	}
+	return true
+}
+
+// blioCell formats a statistic of their numbers: mean ± standard error
+// over their replicates, "—" for none.
+func blioCell(s Stat) string { return fmtMeanSE(s) }
