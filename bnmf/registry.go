@@ -25,6 +25,8 @@ func Specs() []Spec {
 		rowMeanSpec(),
 		columnMeanSpec(),
 		biasSpec(),
+		pggSpec(),
+		pgggSpec(),
 	}
 }
 
@@ -50,6 +52,10 @@ type Spec struct {
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
+	// Family is the model's likelihood family: Gaussian (the zero value)
+	// or Poisson, whose models need counts and whose predictive
+	// distributions are mixtures of Poissons.
+	Family Family
 	// PointEstimate reports that the model is an optimiser or a rule
 	// (NMF, the baselines) with no posterior to sample, as
 	// Result.PointEstimate says after a run: it sends no Draws and gets
