@@ -21,24 +21,22 @@ import (
 //	w_mk | ... ~ Gamma(a + sum_n a_mnk, r_m + sum_n z_nk),
 //
 // both sums over the observed entries of row m (and alike for z_nk and
-// column n). The sampler never stores the split: updating row m of W, it
-// first draws the split of row m's entries given the current W and Z,
-// then w_m given that split, a data-augmentation step whose stationary
-// law is the conditional of w_m given Z and the data with the split
-// integrated out; the column update of Z draws its own split of each
-// column's entries the same way. Every step is an exact conditional draw
-// of the joint of factors and split, so the chain targets the posterior;
-// it costs two splits per sweep rather than one, and spares the |Omega| K
-// counts a stored split would hold and the cross-line sums that make a
-// stored split hard to draw in parallel.
+// column n). A sweep draws the split of every count given W and Z, W
+// given the split and Z, then Z given the split and W, as Brouwer and
+// Lio's sampler does. The split itself is never stored, only what the
+// conditionals need: the row tallies sum_n a_mnk, drawn and used by one
+// row's update, and the column tallies sum_m a_mnk, which the rows add to
+// a copy per worker (N x K floats each, in the worker's scratch space)
+// summed into colTally after the rows. The tallies are integers, so
+// these sums are exact whatever the order in which the workers took the
+// rows, and the chain is the same for any number of workers.
 //
 // Drawing the split: a Multinomial(a_mn, p) is the tally of a_mn
 // independent categorical draws; each is drawn by inversion, the first k
 // whose cumulative sum c_k = sum_(l<=k) w_ml z_nl exceeds u c_K with u
-// uniform on [0, 1), found by binary search. Only the tallies per line
-// (sum_n a_mnk) enter the conditional, so the draws are added to them
-// directly. A line costs O(|Omega_m| K + a_m. log K) for a_m. the sum of
-// its counts; a sweep O(|Omega| K + sum a log K), allocation-free.
+// uniform on [0, 1), found by binary search. A row costs O(|Omega_m| K +
+// a_m. log K) for a_m. the sum of its counts, a column O(|Omega_n| K); a
+// sweep O(|Omega| K + sum a log K), allocation-free.
 type poissonChain struct {
 	data  *Matrix
 	k     int
@@ -50,6 +48,9 @@ type poissonChain struct {
 	hier         bool
 	ap, apOverBp float64
 	sides        [2]poissonSide
+	// colTally holds the column tallies sum_m a_mnk of the current split,
+	// N x K.
+	colTally []float64
 	// colSS and colLL are, per column of A, the sum of squared residuals
 	// and sum of a_mn log(w_m . z_n) - w_m . z_n over its entries, for the
 	// state at the end of the sweep; logFactorials is the sum of
@@ -89,6 +90,7 @@ func newPoissonChain(data *Matrix, k int, a, b float64, hier bool, ap, bp float6
 		hier:     hier,
 		ap:       ap,
 		apOverBp: ap / bp,
+		colTally: make([]float64, n*k),
 		colSS:    make([]float64, n),
 		colLL:    make([]float64, n),
 	}
@@ -119,9 +121,10 @@ func (c *poissonChain) setData(data *Matrix) {
 	}
 }
 
-// scratchSize is three K-vectors: the cumulative products of one entry,
-// the line's tallies and the line's rate sums.
-func (c *poissonChain) scratchSize() int { return 3 * c.k }
+// scratchSize is three K-vectors, the cumulative products of one entry,
+// the line's tallies and the line's rate sums, and the worker's N x K
+// column tallies.
+func (c *poissonChain) scratchSize() int { return 3*c.k + len(c.colTally) }
 
 // init draws the rates h (PGGG) and the factors from their priors, then
 // the end-of-sweep statistics of that state.
@@ -153,47 +156,66 @@ func (c *poissonChain) init(p *pool) error {
 	return p.run(func(_ *worker, j int) error { c.columnStats(j); return nil }, c.sides[1].lines, 0, phaseOther)
 }
 
-// sweep updates every row of W (each after drawing its split), then every
-// column of Z.
+// sweep splits every count and updates every row of W, sums the
+// workers' column tallies, then updates every column of Z.
 func (c *poissonChain) sweep(p *pool, s int) error {
 	c.sweepNo = s
-	for i := range c.sides {
-		side := &c.sides[i]
-		if err := p.run(side.line, side.lines, s, i); err != nil {
-			return err
-		}
+	rows, cols := &c.sides[0], &c.sides[1]
+	if err := p.run(rows.line, rows.lines, s, phaseW); err != nil {
+		return err
 	}
-	return nil
+	clear(c.colTally)
+	for _, wk := range p.workers {
+		mine := wk.scratch[3*c.k:][:len(c.colTally)]
+		for e, v := range mine {
+			c.colTally[e] += v
+		}
+		clear(mine)
+	}
+	return p.run(cols.line, cols.lines, s, phaseZ)
 }
 
-// updateLine draws the split of line i's entries, the line's factors from
-// their Gamma conditionals given it and, for PGGG, the line's rate h_i
-// from Gamma(a' + K a, a'/b' + sum_k x_ik).
+// updateLine updates line i: for a row of W it draws the split of the
+// row's counts (adding the column tallies to the worker's copy), for a
+// column of Z it takes the column tallies of colTally; then it draws the
+// line's factors from their Gamma conditionals and, for PGGG, the line's
+// rate h_i from Gamma(a' + K a, a'/b' + sum_k x_ik).
 func (c *poissonChain) updateLine(side *poissonSide, wk *worker, i int) error {
 	k := c.k
 	x := side.x[i*k : (i+1)*k]
-	cum := wk.scratch[:k]
-	tally := wk.scratch[k : 2*k]
 	rates := wk.scratch[2*k : 3*k]
-	clear(tally)
 	clear(rates)
 	idx, vals := side.lineOf(i)
-	for q, o := range idx {
-		other := side.other[int(o)*k:][:k]
-		var s float64
-		for kk, v := range other {
-			rates[kk] += v
-			s += x[kk] * v
-			cum[kk] = s
+	var tally []float64
+	if side.cols {
+		tally = c.colTally[i*k : (i+1)*k]
+		for _, o := range idx {
+			for kk, v := range side.other[int(o)*k:][:k] {
+				rates[kk] += v
+			}
 		}
-		y := vals[q]
-		if y == 0 {
-			continue
+	} else {
+		cum := wk.scratch[:k]
+		tally = wk.scratch[k : 2*k]
+		clear(tally)
+		colTally := wk.scratch[3*k:]
+		for q, o := range idx {
+			other := side.other[int(o)*k:][:k]
+			var s float64
+			for kk, v := range other {
+				rates[kk] += v
+				s += x[kk] * v
+				cum[kk] = s
+			}
+			y := vals[q]
+			if y == 0 {
+				continue
+			}
+			if !(s > 0 && s <= math.MaxFloat64) {
+				return fmt.Errorf("bnmf: sweep %d: %s line %d: the rate of entry %d is %v but its count is %v: %w", c.sweepNo, side.name, i, q, s, y, ErrNonFinite)
+			}
+			splitCount(wk.rng, cum, int(y), tally, colTally[int(o)*k:][:k])
 		}
-		if !(s > 0 && s <= math.MaxFloat64) {
-			return fmt.Errorf("bnmf: sweep %d: %s line %d: the rate of entry %d is %v but its count is %v: %w", c.sweepNo, side.name, i, q, s, y, ErrNonFinite)
-		}
-		splitCount(wk.rng, cum, int(y), tally)
 	}
 	rate := c.b
 	if side.h != nil {
@@ -221,27 +243,36 @@ func (c *poissonChain) updateLine(side *poissonSide, wk *worker, i int) error {
 	return nil
 }
 
-// splitCount adds to tally the split of a count y over the K categories
-// with cumulative weights cum (nondecreasing, cum[K-1] > 0): y
-// categorical draws, each the first k with cum[k] > u cum[K-1] for u
+// splitCount adds to tally and to tally2 the split of a count y over the
+// K categories with cumulative weights cum (nondecreasing, cum[K-1] > 0):
+// y categorical draws, each the first k with cum[k] > u cum[K-1] for u
 // uniform on [0, 1) (u cum[K-1] can round up to cum[K-1] with
 // probability about 2^-53, which then counts for the last category).
-func splitCount(rng *rand.Rand, cum []float64, y int, tally []float64) {
-	last := len(cum) - 1
-	total := cum[last]
+func splitCount(rng *rand.Rand, cum []float64, y int, tally, tally2 []float64) {
+	total := cum[len(cum)-1]
 	for range y {
 		u := rng.Float64() * total
-		lo, hi := 0, last
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if cum[mid] > u {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
+		// The answer lies in [lo, lo+n); each step halves n without a
+		// branch on the comparison (a conditional move), which the
+		// processor cannot mispredict: with a branch, the search took two
+		// thirds of a K = 10 sweep's time.
+		lo, n := 0, len(cum)
+		for n > 1 {
+			half := n >> 1
+			lo += half * b2i(cum[lo+half-1] <= u)
+			n -= half
 		}
 		tally[lo]++
+		tally2[lo]++
 	}
+}
+
+// b2i returns 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // columnStats stores column j's sum of squared residuals and its part of

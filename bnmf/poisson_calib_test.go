@@ -143,10 +143,14 @@ func TestPoissonSplit(t *testing.T) {
 			zero := slices.Index(c.p, 0)
 			rng := rand.New(rand.NewPCG(uint64(ci), 9))
 			counts := map[string]int{}
-			tally := make([]float64, k)
+			tally, tally2 := make([]float64, k), make([]float64, k)
 			for range n {
 				clear(tally)
-				splitCount(rng, cum, c.y, tally)
+				clear(tally2)
+				splitCount(rng, cum, c.y, tally, tally2)
+				if !slices.Equal(tally, tally2) {
+					t.Fatalf("the two tallies differ: %v, %v", tally, tally2)
+				}
 				if zero >= 0 && tally[zero] != 0 {
 					t.Fatal("a category of weight zero was drawn")
 				}
