@@ -29,6 +29,11 @@ type Options struct {
 	SkipChecksum bool
 	// Synthetic configures the "synthetic" dataset.
 	Synthetic SyntheticOptions
+	// Counts refuses data with a value that is not a count, a
+	// nonnegative integer (ErrNotCount), as the models with a Poisson
+	// likelihood need: the error names the file and line of the earliest
+	// such value, or for the synthetic dataset the entry.
+	Counts bool
 }
 
 // counts are the numbers of ratings, users and movies of an official
@@ -149,7 +154,11 @@ func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings,
 		return nil, fmt.Errorf("dataset %s: MinRatings is %d; it must not be negative", name, opts.MinRatings)
 	}
 	if name == SyntheticName {
-		return Synthetic(opts.Synthetic)
+		r, err := Synthetic(opts.Synthetic)
+		if err == nil && opts.Counts {
+			err = checkCountEntries(r)
+		}
+		return r, err
 	}
 	s, err := lookup(name)
 	if err != nil {
@@ -173,6 +182,9 @@ func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings,
 	if errors.Is(err, ErrChecksum) {
 		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (--skip-checksum)",
 			name, err, fetchCommand(name, dir))
+	}
+	if err == nil && opts.Counts {
+		err = r.checkCounts()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", name, err)
@@ -278,6 +290,9 @@ func OpenFileContext(ctx context.Context, path, format string, opts Options) (*R
 	}
 	defer f.Close()
 	r, err := parse(path, readerContext(ctx, f))
+	if err == nil && opts.Counts {
+		err = r.checkCounts()
+	}
 	if err != nil {
 		return nil, err
 	}
