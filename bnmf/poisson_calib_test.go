@@ -314,7 +314,7 @@ func TestPoissonConditionalLine(t *testing.T) {
 					side.h[0] = 1
 				}
 				for step := range 40 {
-					wk.pcg.Seed(uint64(ci)<<32|uint64(d), uint64(step))
+					wk.pcg.Seed(streamSeed(uint64(ci), d, step, 0))
 					if err := c.updateLine(side, wk, 0); err != nil {
 						t.Fatal(err)
 					}
