@@ -28,7 +28,10 @@ type fitSource struct {
 // loadFitData loads DATA: a dataset name unless --format is given, else a
 // file.
 func loadFitData(arg string, o fitOptions) (*fitSource, error) {
-	opts := dataset.Options{MinRatings: o.minRatings}
+	// A model with a Poisson likelihood needs counts: refuse anything else
+	// with its file and line.
+	spec, _ := bnmf.Lookup(o.model)
+	opts := dataset.Options{MinRatings: o.minRatings, Counts: spec.Family == bnmf.Poisson}
 	src := &fitSource{}
 	var err error
 	if o.format == "" && slices.Contains(dataset.Names(), arg) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/internal/npy"
 )
 
@@ -69,6 +70,10 @@ type fittedModel struct {
 	// increasing.
 	ObservedPtr []int64
 	ObservedCol []int32
+	// poisson is set, when read, for a model with a Poisson likelihood,
+	// whose predictive distributions are mixtures of Poissons with the
+	// samples' w_m . z_n as rates (Sigma2 is 0).
+	poisson bool
 }
 
 // zipTime is the modification time of every archive member, fixed so
@@ -175,6 +180,9 @@ func readModel(path string) (*fittedModel, error) {
 	case h.Rank < 1 || h.Rows < 1 || h.Cols < 1 || h.Samples < 1 || len(h.RowIDs) != h.Rows || len(h.ColIDs) != h.Cols:
 		return nil, bad("model.json: rank %d, %d x %d with %d row and %d column ids, %d samples",
 			h.Rank, h.Rows, h.Cols, len(h.RowIDs), len(h.ColIDs), h.Samples)
+	}
+	if spec, ok := bnmf.Lookup(h.Model); ok {
+		m.poisson = spec.Family == bnmf.Poisson
 	}
 	s, k := h.Samples, h.Rank
 	w, err := readArray[float64](open, "W.npy", []int{s, h.Rows, k})
