@@ -2,6 +2,7 @@ package bnmf
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 )
@@ -30,5 +31,26 @@ func BenchmarkSweepPoisson(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkSplitCount measures the split of a count of 3 over K
+// categories (three categorical draws), the inner step of the Poisson
+// models' sweeps.
+func BenchmarkSplitCount(b *testing.B) {
+	for _, k := range []int{10, 20, 50} {
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			src := rand.NewPCG(1, 2)
+			cum := make([]float64, k)
+			var total float64
+			for i := range cum {
+				total += 0.5 + float64(i%7)/7
+				cum[i] = total
+			}
+			tally, tally2 := make([]float64, k), make([]float64, k)
+			for b.Loop() {
+				splitCount(src, cum, 3, tally, tally2)
+			}
+		})
 	}
 }

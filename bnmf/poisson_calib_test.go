@@ -129,6 +129,7 @@ func TestPoissonSplit(t *testing.T) {
 		{"K=3", []float64{0.2, 0.5, 0.3}, 4},
 		{"K=4/zero-weight", []float64{0.1, 0, 1.3, 0.6}, 3},
 		{"K=5/unequal", []float64{1e-3, 0.4, 2, 0.05, 0.7}, 2},
+		{"K=20", []float64{0.3, 1, 0.2, 0.7, 0.05, 1.5, 0.4, 0.9, 0.6, 0, 0.8, 1.1, 0.25, 0.5, 2, 0.35, 0.45, 0.1, 1.2, 0.65}, 2},
 	}
 	const n = 200000
 	for ci, c := range cases {
@@ -141,13 +142,13 @@ func TestPoissonSplit(t *testing.T) {
 				cum[kk] = total
 			}
 			zero := slices.Index(c.p, 0)
-			rng := rand.New(rand.NewPCG(uint64(ci), 9))
+			src := rand.NewPCG(uint64(ci), 9)
 			counts := map[string]int{}
 			tally, tally2 := make([]float64, k), make([]float64, k)
 			for range n {
 				clear(tally)
 				clear(tally2)
-				splitCount(rng, cum, c.y, tally, tally2)
+				splitCount(src, cum, c.y, tally, tally2)
 				if !slices.Equal(tally, tally2) {
 					t.Fatalf("the two tallies differ: %v, %v", tally, tally2)
 				}
