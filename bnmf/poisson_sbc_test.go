@@ -13,11 +13,10 @@ import (
 	"github.com/bnmf-lab/bnmf/mcmcdiag"
 )
 
-// Checks of the Poisson models' sampler (poisson.go) against their
-// definition: the split against the multinomial by exhaustive sums, each
-// line's update against its conditional integrated numerically, Geweke's
-// joint-distribution test and simulation-based calibration in the harness
-// of the Gaussian models (sbc_test.go). The prior draws here use gonum's
+// Checks of the Poisson models' sampler (poisson.go) against their joint
+// distribution: Geweke's test and simulation-based calibration in the
+// harness of the Gaussian models (sbc_test.go); poisson_cond_test.go
+// checks the split and a line's update. The prior draws here use gonum's
 // distuv samplers, not the package's gammaRand.
 
 // poissonState is a draw of a Poisson model's parameters, and data at
