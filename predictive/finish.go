@@ -36,7 +36,9 @@ type Result struct {
 
 	// Evaluations is the number of mixture CDF evaluations the quantile
 	// searches took over all entries and interval ends, each costing one
-	// tabulated Phi per buffered sample.
+	// tabulated Phi per buffered sample; for a Poisson predictive, the
+	// number of counts the CDF walks covered over all entries, each
+	// costing a multiplication per buffered sample.
 	Evaluations int
 }
 

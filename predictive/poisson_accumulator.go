@@ -22,6 +22,10 @@ import (
 // of 100 samples kept) the mean CRPS came out 3.8e-3 too high (relative)
 // with the rates as they are and 7.5e-4 too low with the proxy, and the
 // mean 0.9 interval width 0.13% too wide.
+//
+// Per target it holds 2n floats more than a normal Accumulator (the sums
+// of P(X <= y-1) and the log(y!)), and Finish walks, per entry, the counts
+// within 10 standard deviations (plus 10) of the buffered rates.
 
 // countTarget checks that target i holds counts (nonnegative integers up
 // to 2^53) and sets up the Poisson sums.
