@@ -25,6 +25,9 @@ func Specs() []Spec {
 		rowMeanSpec(),
 		columnMeanSpec(),
 		biasSpec(),
+		gggSpec(),
+		gggaSpec(),
+		gggwSpec(),
 	}
 }
 
@@ -50,6 +53,12 @@ type Spec struct {
 	// Nonnegative reports whether the model needs nonnegative training
 	// values (NMF's multiplicative updates do).
 	Nonnegative bool
+	// RealValued reports that the model's factors are real numbers of
+	// either sign (GGG, GGGA, GGGW), so that its predictions and their
+	// intervals may be negative even for nonnegative data. It is false for
+	// the models whose factors are nonnegative (the paper's models, NMF)
+	// and for the baselines, whose rules have no factors to constrain.
+	RealValued bool
 	// PointEstimate reports that the model is an optimiser or a rule
 	// (NMF, the baselines) with no posterior to sample, as
 	// Result.PointEstimate says after a run: it sends no Draws and gets
