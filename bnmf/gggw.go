@@ -115,15 +115,19 @@ func (p *niwPrior) init(prec, lin *[2][]float64, rng *rand.Rand) error {
 }
 
 // beforeSide draws side s's (mu, Sigma) from its full conditional given
-// the side's rows x (none at initialisation): the precision
-// Lambda = Sigma^-1 ~ Wishart(v_n, Psi_n^-1) by Bartlett's decomposition,
-// then mu ~ N(mu_n, (beta_n Lambda)^-1) (see GGGW for the parameters).
-// The sums run in row order on one goroutine.
+// the side's rows x (none at initialisation); see conditional and draw.
 func (p *niwPrior) beforeSide(s int, x []float64, prec, lin *[2][]float64, rng *rand.Rand) error {
+	return p.draw(s, p.conditional(x), prec, lin, rng)
+}
+
+// conditional sets p.mean to mu_n and the lower triangle of p.psi to
+// Psi_n of the full conditional given the rows x (see GGGW) and returns
+// the number n of rows. The sums run in row order.
+func (p *niwPrior) conditional(x []float64) int {
 	k := p.k
 	n := len(x) / k
 	fn := float64(n)
-	// mean: xbar; psi: the centred scatter, lower triangle.
+	// mean: xbar; psi: the centred scatter.
 	clear(p.mean)
 	clear(p.psi)
 	for i := range n {
@@ -145,8 +149,7 @@ func (p *niwPrior) beforeSide(s int, x []float64, prec, lin *[2][]float64, rng *
 			}
 		}
 	}
-	betaN, vN := p.beta0+fn, p.v0+fn
-	shrink := p.beta0 * fn / betaN
+	shrink := p.beta0 * fn / (p.beta0 + fn)
 	for a := range k {
 		da := p.mean[a] - p.mu0
 		for b := 0; b <= a; b++ {
@@ -155,8 +158,19 @@ func (p *niwPrior) beforeSide(s int, x []float64, prec, lin *[2][]float64, rng *
 		p.psi[a*k+a] += p.w0
 	}
 	for a := range p.mean {
-		p.mean[a] = (p.beta0*p.mu0 + fn*p.mean[a]) / betaN // mu_n
+		p.mean[a] = (p.beta0*p.mu0 + fn*p.mean[a]) / (p.beta0 + fn)
 	}
+	return n
+}
+
+// draw draws side s's hyperparameters from NIW(p.mean, beta0 + n, v0 + n,
+// p.psi): the precision Lambda = Sigma^-1 ~ Wishart(v0 + n, Psi_n^-1) by
+// Bartlett's decomposition (drawWishart), then
+// mu ~ N(mu_n, (beta_n Lambda)^-1), and sets the side's row prior to the
+// precision Lambda and the linear term Lambda mu. It does not allocate.
+func (p *niwPrior) draw(s, n int, prec, lin *[2][]float64, rng *rand.Rand) error {
+	k := p.k
+	betaN, vN := p.beta0+float64(n), p.v0+float64(n)
 	if err := p.drawWishart(s, vN, rng); err != nil {
 		return err
 	}
@@ -180,7 +194,14 @@ func (p *niwPrior) beforeSide(s int, x []float64, prec, lin *[2][]float64, rng *
 			return fmt.Errorf("mu of %s[%d] is %v: %w", sideName(s), a, mu[a], ErrNonFinite)
 		}
 	}
-	// The row prior: precision Lambda, linear term Lambda mu.
+	p.setRowPrior(s, prec, lin)
+	return nil
+}
+
+// setRowPrior sets side s's row prior from its mu and Lambda.
+func (p *niwPrior) setRowPrior(s int, prec, lin *[2][]float64) {
+	k := p.k
+	lam, mu := p.lambda[s], p.mu[s]
 	copy(prec[s], lam)
 	l := lin[s]
 	for a := range k {
@@ -190,7 +211,6 @@ func (p *niwPrior) beforeSide(s int, x []float64, prec, lin *[2][]float64, rng *
 		}
 		l[a] = v
 	}
-	return nil
 }
 
 // drawWishart sets lambda[s] to a draw from Wishart(v, Psi^-1) (v degrees
