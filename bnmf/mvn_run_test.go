@@ -80,8 +80,11 @@ func TestRowwiseSweepAllocs(t *testing.T) {
 
 // BenchmarkSweepRowwise measures one sweep of GGG, GGGA and GGGW, and of
 // GRRN for comparison at the same K, on the shapes of BenchmarkSweep, at
-// K = 10, 20 and 50. Run with -count and compare the models within one
-// run: the rows of one run are interleaved in time.
+// K = 10, 20 and 50, with GOMAXPROCS workers. Run with -count and compare
+// the models within one run: the rows of one run are interleaved in time.
+// Where the process can read its CPU time (cpuTime), each row also
+// reports cpu-ns/op, the CPU time of all its threads per sweep, which
+// other processes on a shared machine inflate less than the wall time.
 func BenchmarkSweepRowwise(b *testing.B) {
 	shapes := []struct {
 		name            string
@@ -96,9 +99,39 @@ func BenchmarkSweepRowwise(b *testing.B) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, GGG{}, GGGA{}, GGGW{}} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
-					benchmarkSweeps(b, model, data, k)
+					benchmarkSweepsCPU(b, model, data, k)
 				})
 			}
 		}
+	}
+}
+
+// benchmarkSweepsCPU is benchmarkSweeps, reporting also the process's CPU
+// time per sweep when cpuTime can read it.
+func benchmarkSweepsCPU(b *testing.B, model Model, data *Matrix, k int) {
+	ch, err := model.newChain(data, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Settings{Rank: k}.resolved()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := newPool(s.Workers, 1, ch.scratchSize())
+	defer p.close()
+	if err := ch.init(p); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu0, ok := cpuTime()
+	sweep := 1
+	for b.Loop() {
+		if err := ch.sweep(p, sweep); err != nil {
+			b.Fatal(err)
+		}
+		sweep++
+	}
+	if cpu1, ok1 := cpuTime(); ok && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }
