@@ -219,7 +219,9 @@ func (p *niwPrior) setRowPrior(s int, prec, lin *[2][]float64) {
 // and Feiveson 1966): with Psi = L L^T and A lower triangular with
 // A_aa^2 ~ chi^2(v - a) (a counted from 0) and A_ab ~ N(0, 1) below the
 // diagonal, B = L^-T A gives Lambda = B B^T ~ Wishart(v, L^-T L^-1). The
-// chi-square draws are Gamma((v - a)/2, 1/2). It does not allocate.
+// chi-square draws are Gamma((v - a)/2, 1/2). It does not allocate, where
+// gonum's distmat.Wishart allocates a triangular matrix for every draw;
+// the tests draw from gonum's to check this one.
 func (p *niwPrior) drawWishart(s int, v float64, rng *rand.Rand) error {
 	k := p.k
 	if !choleskyLower(p.psi, k) {
