@@ -30,6 +30,7 @@ func Specs() []Spec {
 		glliSpec(),
 		geeaSpec(),
 		gegSpec(),
+		gl21Spec(),
 	}
 }
 

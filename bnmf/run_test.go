@@ -53,7 +53,7 @@ func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uin
 }
 
 func allModels() []Model {
-	return []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, NMF{Objective: IDivergence}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}}
+	return []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, NMF{Objective: IDivergence}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}}
 }
 
 // TestPlantedRecovery fits data drawn from a nonnegative rank-3 model with
