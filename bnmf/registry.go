@@ -31,6 +31,8 @@ func Specs() []Spec {
 		geeaSpec(),
 		gegSpec(),
 		gl21Spec(),
+		gvngSpec(),
+		gvgSpec(),
 	}
 }
 
