@@ -43,7 +43,7 @@ func (GVG) Name() string { return "GVG" }
 func gvgSpec() Spec {
 	return Spec{
 		Name: "GVG", Zero: GVG{}, RealValued: true,
-		Doc: "volume prior on W, Gaussian priors on Z (Brouwer and Lio 2017)",
+		Doc:    "volume prior on W, Gaussian priors on Z (Brouwer and Lio 2017)",
 		Params: append(volumeParams(), likelihoodParams()...),
 	}
 }

@@ -25,7 +25,7 @@ func (GVnG) Name() string { return "GVnG" }
 func gvngSpec() Spec {
 	return Spec{
 		Name: "GVnG", Zero: GVnG{}, RealValued: true,
-		Doc: "nonnegative volume prior on W, Gaussian priors on Z (Brouwer and Lio 2017)",
+		Doc:    "nonnegative volume prior on W, Gaussian priors on Z (Brouwer and Lio 2017)",
 		Params: append(volumeParams(), likelihoodParams()...),
 	}
 }
