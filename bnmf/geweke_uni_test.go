@@ -190,7 +190,7 @@ func TestGewekeUnivariate(t *testing.T) {
 	cases = append(cases,
 		tcase{"GEEA/wrong-rate-shape", uniGewekeModels()[2], true},
 		tcase{"GLL/wrong-variance-rate", uniGewekeModels()[3], true},
-		tcase{"GL21/wrong-linear-term", uniGewekeModels()[5], true})
+		tcase{"GL21/coupling-forgotten", uniGewekeModels()[5], true})
 	// Sizes as in TestGewekeJointDistribution.
 	const nMarginal, nSuccessive = 100000, 200000
 	for ci, tc := range cases {

@@ -152,7 +152,7 @@ func TestSBCUnivariate(t *testing.T) {
 		studies = append(studies, study{m.Name(), m, false, uint64(5000 + 10*mi)})
 	}
 	studies = append(studies, study{"GEEA-wrong-rate-shape", studies[2].model, true, studies[2].seed},
-		study{"GL21-wrong-linear-term", studies[5].model, true, studies[5].seed})
+		study{"GL21-coupling-forgotten", studies[5].model, true, studies[5].seed})
 	var total int
 	for _, st := range studies {
 		if !st.mutant {
@@ -196,7 +196,7 @@ func TestSBCUnivariate(t *testing.T) {
 			}
 			t.Logf("smallest p = %.3g (%s)", minP, worst)
 			if st.mutant && !(minP < alpha) {
-				t.Errorf("the wrong rate conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
+				t.Errorf("the wrong conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
 			}
 		})
 	}

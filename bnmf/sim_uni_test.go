@@ -202,17 +202,13 @@ func (p uniWrongLaplace) updateLine(i int, x []float64, rng *rand.Rand) int {
 	return -1
 }
 
-// uniWrongL21 is GL21's prior with a deliberately wrong linear term,
-// -Lambda times the sum of the whole line, x_ik included (the slip of
-// differentiating (sum_k x_ik)^2 as if x_ik were not in it).
+// uniWrongL21 is GL21's prior with a deliberately wrong linear term: the
+// coupling -Lambda sum_{k' != k} x_ik' forgotten, as if the prior were
+// sum_k x_ik^2 (independent half-normals) rather than (sum_k x_ik)^2.
 type uniWrongL21 struct{ *l21Prior }
 
-func (p uniWrongL21) natural(i, k int) (prec, lin float64) {
-	var sum float64
-	for _, v := range p.x[i*p.k : (i+1)*p.k] {
-		sum += v // wrong: x_ik itself included
-	}
-	return p.lambda, -p.lambda * sum
+func (p uniWrongL21) natural(int, int) (prec, lin float64) {
+	return p.lambda, 0 // wrong: the line's other entries left out
 }
 
 // uniChain returns model's chain on data at rank k or, with mutant, the
