@@ -47,6 +47,20 @@ func TestVolumeNatural(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range rows {
+		if i == 3 {
+			// Row 3's leverage w_3^T G^-1 w_3 is within 1e-4 of one, so
+			// removing it takes the refactorising path.
+			wm := mat.NewDense(rows, k, slices.Clone(w))
+			var g, gi mat.Dense
+			g.Mul(wm.T(), wm)
+			if err := gi.Inverse(&g); err != nil {
+				t.Fatal(err)
+			}
+			u := mat.NewVecDense(k, slices.Clone(w[3*k:4*k]))
+			if h := mat.Inner(u, &gi, u); !(1-h < 1e-4) {
+				t.Fatalf("row 3's leverage is %v, want within 1e-4 of one", h)
+			}
+		}
 		for kk := range k {
 			e := i*k + kk
 			old := w[e]
@@ -55,6 +69,14 @@ func TestVolumeNatural(t *testing.T) {
 			w[e] = old
 			wantPrec, wantLin := gamma*(f1+fm-2*f0), -gamma*(f1-fm)/2
 			prec, lin := p.natural(i, kk)
+			// Upstream's precision, Gamma det(A) (1 - r^T A^-1 r) with A
+			// the Gram matrix of W without column k and r row i without
+			// entry k, is half the prior's. (For the large row 3,
+			// 1 - r^T A^-1 r is about 1e-8 and that form loses the
+			// digits to cancellation; it is skipped there.)
+			if up := upstreamVolumePrec(w, k, i, kk, gamma); i != 3 && math.Abs(prec-2*up) > 1e-6*scaleOf(prec) {
+				t.Errorf("row %d entry %d: precision %.10g, want twice upstream's %.10g", i, kk, prec, up)
+			}
 			// The finite differences of f lose digits to its size: allow
 			// a relative error of 1e-6 of the largest term (f at 1e4
 			// scale reaches 1e8 times the other terms).
@@ -68,6 +90,32 @@ func TestVolumeNatural(t *testing.T) {
 		p.updateLine(i, w[i*k:(i+1)*k], nil)
 	}
 }
+
+// upstreamVolumePrec is the prior part of upstream's precision for
+// w_ik, Gamma det(A) (1 - r^T A^-1 r), with A = W_-k^T W_-k (W without
+// column k) and r row i of W without entry k, computed with gonum.
+func upstreamVolumePrec(w []float64, k, i, kk int, gamma float64) float64 {
+	rows := len(w) / k
+	wk := mat.NewDense(rows, k-1, nil)
+	for r := range rows {
+		c := 0
+		for q := range k {
+			if q != kk {
+				wk.Set(r, c, w[r*k+q])
+				c++
+			}
+		}
+	}
+	var a, ai mat.Dense
+	a.Mul(wk.T(), wk)
+	if err := ai.Inverse(&a); err != nil {
+		return math.NaN()
+	}
+	r := mat.NewVecDense(k-1, slices.Clone(wk.RawRowView(i)))
+	return gamma * mat.Det(&a) * (1 - mat.Inner(r, &ai, r))
+}
+
+func scaleOf(x float64) float64 { return math.Max(math.Abs(x), 1) }
 
 // volumeCondModels are GVG and GVnG with the hyperparameters of the
 // conditional tests: Gamma 0.7 makes the prior's precision for the
