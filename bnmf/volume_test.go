@@ -1,10 +1,12 @@
 package bnmf
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -388,5 +390,18 @@ func TestVolumeInvariance(t *testing.T) {
 				t.Errorf("upstream's conditional went undetected: largest |z| is %.2f, want > %v", maxZ, gewekeMutantZ)
 			}
 		})
+	}
+}
+
+// TestVolumeTooFewRows checks that a W with K rows or fewer, whose
+// Gram matrix without one row is singular, is refused with an error that
+// says why, not a non-finite draw.
+func TestVolumeTooFewRows(t *testing.T) {
+	train, _, _ := planted(t, 3, 8, 2, 0.9, 0.1, 1)
+	for _, model := range []Model{GVG{}, GVnG{}} {
+		_, err := Run(context.Background(), model, train, Settings{Rank: 3, Sweeps: 2, Seed: 1})
+		if err == nil || !strings.Contains(err.Error(), "at least K + 1 = 4 rows, W has 3") {
+			t.Errorf("%s: error %v, want one saying W needs at least K + 1 rows", model.Name(), err)
+		}
 	}
 }
