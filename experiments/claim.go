@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
+	"github.com/bnmf-lab/bnmf/internal/process"
 )
 
 // Cell claims. Several processes may run one study into one directory: a
@@ -274,7 +275,7 @@ func claimLive(cl claimFile, mtime time.Time, host string, now time.Time) bool {
 		return false
 	}
 	if cl.Host == host {
-		return processAlive(cl.PID)
+		return process.Alive(cl.PID)
 	}
 	return true
 }
