@@ -11,6 +11,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/workpool"
 )
 
 // RunOptions controls Plan.Run.
@@ -182,7 +184,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		holder string
 	}
 	held := make(map[string]heldCell) // cells claimed by other processes
-	err = runEach(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
+	err = workpool.Each(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
 		key := c.Key()
 		if opts.afterCell != nil {
 			defer opts.afterCell(key) // after the claim is released
