@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bnmf-lab/bnmf/internal/claim"
 	"github.com/bnmf-lab/bnmf/internal/workpool"
 )
 
@@ -67,7 +68,7 @@ type Summary struct {
 	// Held lists the cells left to other processes that still had no
 	// record when the run ended: neither run nor stored, they are still
 	// running elsewhere (or their holder hangs; its claim then expires,
-	// see ClaimLease). Each is "KEY (host HOST, pid PID)", sorted.
+	// see claim.Lease). Each is "KEY (host HOST, pid PID)", sorted.
 	Held []string
 	// Problems lists what the output directory held but the study could
 	// not use (see Study.Problems).
@@ -104,8 +105,8 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if opts.Repeats < 0 {
 		return sum, fmt.Errorf("study %s: repeats limit %d must not be negative", p.Config.Name, opts.Repeats)
 	}
-	lock, err := lockStudy(ctx, sum.Dir, opts.Force)
-	if errors.Is(err, errStudyLocked) {
+	lock, err := claim.LockDir(ctx, sum.Dir, LockFile, opts.Force)
+	if errors.Is(err, claim.ErrLocked) {
 		holding := ""
 		if live, _ := LiveClaims(sum.Dir); len(live) > 0 {
 			holding = fmt.Sprintf(" (it holds %d cell(s), such as %s)", len(live), live[0])
@@ -115,14 +116,14 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	defer lock.unlock()
+	defer lock.Unlock()
 	if err := initStore(sum.Dir, p.Config, &p.Manifest, opts.Force); err != nil {
 		return sum, err
 	}
 	if opts.Force {
 		// Let other runs of this study in, and check that no other
 		// --force got in while the lock changed.
-		if err := lock.share(ctx); err != nil {
+		if err := lock.Share(ctx); err != nil {
 			return sum, err
 		}
 		if m, err := readManifest(sum.Dir); err != nil || m.ConfigHash != p.Manifest.ConfigHash {
@@ -172,11 +173,11 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 
 	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
 	t.begin(len(todo), cores, parallel, sum.Dir)
-	claims, err := newClaimer(sum.Dir)
+	claims, err := claim.New(filepath.Join(sum.Dir, ClaimsDir))
 	if err != nil {
 		return sum, err
 	}
-	defer claims.close()
+	defer claims.Close()
 	var mu sync.Mutex
 	var ran []string // keys of the records this run wrote
 	type heldCell struct {
@@ -205,23 +206,23 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			mu.Unlock()
 			return nil
 		}
-		ok, err := claims.acquire(key)
+		ok, err := claims.Acquire(key)
 		if err != nil {
 			return err
 		}
 		if !ok || elsewhere() {
 			if ok {
-				_ = claims.release(key) // a finished record settles the cell
+				_ = claims.Release(key) // a finished record settles the cell
 			}
 			mu.Lock()
 			sum.Elsewhere++
 			if !ok {
-				held[key] = heldCell{c, claims.holder(key)}
+				held[key] = heldCell{c, claims.Holder(key)}
 			}
 			mu.Unlock()
 			return nil
 		}
-		defer func() { _ = claims.release(key) }()
+		defer func() { _ = claims.Release(key) }()
 		t.started()
 		r, err := p.runCell(ctx, c, perChain, t)
 		if err == nil {
