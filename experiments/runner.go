@@ -13,8 +13,14 @@ import (
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/claim"
+	"github.com/bnmf-lab/bnmf/internal/progress"
 	"github.com/bnmf-lab/bnmf/internal/workpool"
 )
+
+// Progress says where and how often Plan.Run reports how a study is
+// getting on: cells done of total, chains running, time elapsed and an
+// estimate of the time left. A nil *Progress reports nothing.
+type Progress = progress.Output
 
 // RunOptions controls Plan.Run.
 type RunOptions struct {
@@ -171,8 +177,8 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	parallel := min(cores, len(todo))
 	perChain := max(1, cores/max(1, parallel))
 
-	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
-	t.begin(len(todo), cores, parallel, sum.Dir)
+	t := opts.Progress.Cells(p.Config.Name, sum.Cells, sum.Stored, work)
+	t.Begin(len(todo), cores, parallel, sum.Dir)
 	claims, err := claim.New(filepath.Join(sum.Dir, ClaimsDir))
 	if err != nil {
 		return sum, err
@@ -223,16 +229,16 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			return nil
 		}
 		defer func() { _ = claims.Release(key) }()
-		t.started()
+		t.Started()
 		r, err := p.runCell(ctx, c, perChain, t)
 		if err == nil {
 			err = writeRecord(sum.Dir, r)
 		}
 		if err != nil {
-			t.running.Add(-1)
+			t.Stopped()
 			return err
 		}
-		t.finished(r.Error != "")
+		t.Finished(r.Error != "")
 		mu.Lock()
 		sum.Ran++
 		ran = append(ran, key)
@@ -242,7 +248,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		mu.Unlock()
 		return nil
 	})
-	t.close()
+	t.Close()
 	sum.Elapsed = time.Since(start)
 	if err != nil {
 		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)
