@@ -13,6 +13,7 @@ import (
 	"github.com/bnmf-lab/bnmf/dataset"
 	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/internal/progress"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
 
@@ -247,7 +248,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	res := &fitResult{
 		opts: o, src: src, prob: prob, model: model.Name(), hyper: hyper,
 		chains: chains, auto: auto, post: collector.pool(),
-		versions: experiments.BuildVersions(buildRevision),
+		versions: provenance.BuildVersions(buildRevision),
 	}
 	res.post.rescale(prob.scale)
 	if prob.heldOut {

@@ -14,6 +14,7 @@ import (
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/dataset"
 	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 )
 
 // fitSource is the data of a fit and where it came from.
@@ -44,7 +45,7 @@ func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSour
 		}
 		if arg != dataset.SyntheticName {
 			if src.path, err = dataset.Path(arg, orDataDir(o.dataDir)); err == nil {
-				src.sha256, err = experiments.FileSHA256(src.path)
+				src.sha256, err = provenance.FileSHA256(src.path)
 			}
 		}
 		return src, err
