@@ -39,7 +39,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *progress.Cel
 		Kind:       cfg.Kind,
 		ConfigHash: p.Manifest.ConfigHash,
 		Cell:       c,
-		Seed:       ChainSeed(cfg.Seed, c),
+		Seed:       CellSeed(cfg.Seed, c),
 		Dataset:    p.data.Name,
 		Rows:       p.data.Rows,
 		Cols:       p.data.Cols,

@@ -41,7 +41,7 @@ func TestTwoRunsShareADirectory(t *testing.T) {
 	ref := records(t, run(t, tinyPlan(t, ""), RunOptions{Workers: 1}))
 	dir := filepath.Join(t.TempDir(), "study")
 	var wg sync.WaitGroup
-	sums := make([]Summary, 2)
+	sums := make([]RunSummary, 2)
 	errs := make([]error, 2)
 	for i := range 2 {
 		wg.Add(1)
@@ -85,7 +85,7 @@ func TestForceRefusedWhileClaimed(t *testing.T) {
 }
 
 // TestHeldCellsListed checks that a run that leaves a cell to a live claim
-// of another host names it in Summary.Held when the cell has no record
+// of another host names it in RunSummary.Held when the cell has no record
 // at the end, and not once the cell's record is stored.
 func TestHeldCellsListed(t *testing.T) {
 	p := tinyPlan(t, "models: [{name: GRRN}, {name: NMF}]\n")

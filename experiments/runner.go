@@ -58,8 +58,8 @@ type RunOptions struct {
 	afterCell func(key string)
 }
 
-// Summary tells what a call of Plan.Run did.
-type Summary struct {
+// RunSummary tells what a call of Plan.Run did.
+type RunSummary struct {
 	// Dir is the study's output directory.
 	Dir string
 	// Cells is the number of cells in the shard; Stored of them had
@@ -99,9 +99,9 @@ type Summary struct {
 // written, and Run returns an error wrapping ctx.Err() after every finished
 // cell is stored; running it again resumes. Cells that fail are recorded
 // with their error and not run again on resume unless opts.RetryFailed.
-func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
+func (p *Plan) Run(ctx context.Context, opts RunOptions) (RunSummary, error) {
 	start := time.Now()
-	sum := Summary{Dir: p.Config.Output}
+	sum := RunSummary{Dir: p.Config.Output}
 	if opts.Output != "" {
 		sum.Dir = opts.Output
 	}
