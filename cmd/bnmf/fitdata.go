@@ -13,8 +13,8 @@ import (
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/dataset"
-	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/internal/provenance"
+	"github.com/bnmf-lab/bnmf/internal/scalecheck"
 )
 
 // fitSource is the data of a fit and where it came from.
@@ -138,7 +138,7 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 		}
 	}
 	p.train = m
-	p.warning = experiments.ScaleWarning(p.mean/p.scale, p.variance/(p.scale*p.scale))
+	p.warning = scalecheck.Warning(p.mean/p.scale, p.variance/(p.scale*p.scale))
 	rng := rand.New(rand.NewPCG(o.seed, trackedStream))
 	if !p.heldOut {
 		// Without held-out entries, the diagnostics track the predictions
