@@ -71,6 +71,10 @@ type fittedModel struct {
 	// increasing.
 	ObservedPtr []int64
 	ObservedCol []int32
+	// poisson is set, when read, for a model with a Poisson likelihood,
+	// whose predictive distributions are mixtures of Poissons with the
+	// samples' w_m . z_n as rates (Sigma2 is 0).
+	poisson bool
 }
 
 // zipTime is the modification time of every archive member, fixed so
