@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/bnmf-lab/bnmf/internal/npy"
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // planted is a low-rank nonnegative matrix W Z observed with noise on a
@@ -221,7 +222,7 @@ func TestFitRecoversPlantedFactors(t *testing.T) {
 	if got := readNpy(t, filepath.Join(out, "W_mean.npy"), m, k); !slices.Equal(got, wMean) {
 		t.Error("W_mean.npy differs from W_mean.csv")
 	}
-	if got := readNpy(t, filepath.Join(out, "Z_mean.npy"), k, n); !slices.Equal(got, transpose(zMean, n, k)) {
+	if got := readNpy(t, filepath.Join(out, "Z_mean.npy"), k, n); !slices.Equal(got, posterior.Transpose(zMean, n, k)) {
 		t.Error("Z_mean.npy differs from Z_mean.csv")
 	}
 	sdW := readNpy(t, filepath.Join(out, "W_sd.npy"), m, k)
@@ -260,7 +261,7 @@ func TestFitRecoversPlantedFactors(t *testing.T) {
 	mu := make([]float64, model.Samples)
 	for i := range m {
 		for j := range n {
-			d := model.predictEntry(i, j, 0.9, mu).Mean - truth.At(i, j)
+			d := model.PredictEntry(i, j, 0.9, mu).Mean - truth.At(i, j)
 			ss += d * d
 		}
 	}
@@ -418,7 +419,7 @@ func TestFitStandardize(t *testing.T) {
 		t.Errorf("diagnostics differ with the data's scale:\n%s\n%s", ja, jb)
 	}
 	pairs := [][2]int{{0, 0}, {3, 7}, {19, 29}}
-	pa, pb := ma.predictPairs(pairs, 0.9), mb.predictPairs(pairs, 0.9)
+	pa, pb := ma.PredictPairs(pairs, 0.9), mb.PredictPairs(pairs, 0.9)
 	for i := range pairs {
 		// The means and sds are exact; the interval ends come from an
 		// iterative search whose stopping test is relative, accurate to
@@ -511,16 +512,16 @@ func TestFitBurnInAndModelSize(t *testing.T) {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("--burn-in %s: stderr does not say %q:\n%s", tt.burnIn, want, errOut)
 		}
-		if size := fileSize(filepath.Join(out, modelFile)); math.Abs(float64(size)-float64(8*tt.stored*2*(30+25)+4*p.observed)) > 4096 {
+		if size := fileSize(filepath.Join(out, posterior.FileName)); math.Abs(float64(size)-float64(8*tt.stored*2*(30+25)+4*p.observed)) > 4096 {
 			t.Errorf("--burn-in %s: model file of %d bytes, announced %d", tt.burnIn, size, 8*tt.stored*2*(30+25)+4*p.observed)
 		}
 	}
 }
 
 // mustReadModel reads the model file that bnmf fit wrote into dir.
-func mustReadModel(t *testing.T, dir string) *fittedModel {
+func mustReadModel(t *testing.T, dir string) *posterior.Model {
 	t.Helper()
-	m, err := readModel(filepath.Join(dir, modelFile))
+	m, err := posterior.Read(filepath.Join(dir, posterior.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // fitSummary is summary.json.
@@ -293,7 +295,7 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 	for _, warn := range sum.Warnings {
 		fmt.Fprintln(w, "warning:", warn)
 	}
-	fmt.Fprintf(w, "\nwrote %s (%s: %s)\n", dir, modelFile, fmtBytes(fileSize(filepath.Join(dir, modelFile))))
+	fmt.Fprintf(w, "\nwrote %s (%s: %s)\n", dir, posterior.FileName, fmtBytes(fileSize(filepath.Join(dir, posterior.FileName))))
 	return nil
 }
 
@@ -318,4 +320,14 @@ func fmtBytes(n int64) string {
 		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 	}
 	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+}
+
+// fileSize returns the size of the file at path, or -1 if it cannot be
+// read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
 }

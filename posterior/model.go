@@ -1,4 +1,4 @@
-package main
+package posterior
 
 import (
 	"archive/zip"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/npy"
@@ -17,7 +16,7 @@ import (
 // It is a NumPy .npz archive (a zip of uncompressed .npy arrays), so that
 // numpy.load opens it too, holding:
 //
-//	model.json             format, version, model, shape, ids (modelHeader)
+//	model.json             format, version, model, shape, ids (Header)
 //	W.npy                  S x M x K samples of W, '<f8'
 //	Z.npy                  S x K x N samples of Z, '<f8'
 //	sigma2.npy             S samples of sigma^2, '<f8'
@@ -34,13 +33,13 @@ import (
 // MovieLens 1M (6040 x 3503, 999,917 entries) at K = 20 and S = 100,
 // 3.3 MB for the synthetic data at K = 5.
 const (
-	modelFile    = "model.npz"
-	modelFormat  = "bnmf-model"
-	modelVersion = 1
+	FileName    = "model.npz"
+	FileFormat  = "bnmf-model"
+	FileVersion = 1
 )
 
-// modelHeader is model.json.
-type modelHeader struct {
+// Header is model.json.
+type Header struct {
 	Format  string `json:"format"`
 	Version int    `json:"version"`
 	Model   string `json:"model"`
@@ -59,9 +58,9 @@ type modelHeader struct {
 	TrainRange []float64 `json:"train_range,omitempty"`
 }
 
-// fittedModel is the content of a model file.
-type fittedModel struct {
-	modelHeader
+// Model is the content of a model file.
+type Model struct {
+	Header
 	// W holds each sample's W (M x K), Zt its Z transposed (N x K), both
 	// row-major, and Sigma2 its sigma^2.
 	W, Zt  [][]float64
@@ -77,8 +76,8 @@ type fittedModel struct {
 // that equal models give equal files.
 var zipTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// writeModel writes m to w as a model file.
-func writeModel(w io.Writer, m *fittedModel) error {
+// Write writes m to w as a model file.
+func (m *Model) Write(w io.Writer) error {
 	zw := zip.NewWriter(w)
 	member := func(name string, write func(io.Writer) error) error {
 		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store, Modified: zipTime})
@@ -90,8 +89,8 @@ func writeModel(w io.Writer, m *fittedModel) error {
 		}
 		return nil
 	}
-	h := m.modelHeader
-	h.Format, h.Version = modelFormat, modelVersion
+	h := m.Header
+	h.Format, h.Version = FileFormat, FileVersion
 	header, err := json.MarshalIndent(h, "", "  ")
 	if err != nil {
 		return err
@@ -101,7 +100,7 @@ func writeModel(w io.Writer, m *fittedModel) error {
 		member("model.json", func(w io.Writer) error { _, err := w.Write(append(header, '\n')); return err }),
 		member("W.npy", func(w io.Writer) error { return writeSamples(w, []int{s, mm, k}, m.W, nil) }),
 		member("Z.npy", func(w io.Writer) error {
-			return writeSamples(w, []int{s, k, n}, m.Zt, func(zt []float64) []float64 { return transpose(zt, n, k) })
+			return writeSamples(w, []int{s, k, n}, m.Zt, func(zt []float64) []float64 { return Transpose(zt, n, k) })
 		}),
 		member("sigma2.npy", func(w io.Writer) error { return npy.Write(w, []int{s}, m.Sigma2) }),
 		member("observed_indptr.npy", func(w io.Writer) error { return npy.Write(w, []int{mm + 1}, m.ObservedPtr) }),
@@ -131,8 +130,8 @@ func writeSamples(w io.Writer, shape []int, samples [][]float64, f func([]float6
 	return nil
 }
 
-// transpose returns the transpose of the rows x cols row-major x.
-func transpose(x []float64, rows, cols int) []float64 {
+// Transpose returns the transpose of the rows x cols row-major x.
+func Transpose(x []float64, rows, cols int) []float64 {
 	t := make([]float64, len(x))
 	for i := range rows {
 		for j := range cols {
@@ -140,14 +139,4 @@ func transpose(x []float64, rows, cols int) []float64 {
 		}
 	}
 	return t
-}
-
-// fileSize returns the size of the file at path, or -1 if it cannot be
-// read.
-func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return -1
-	}
-	return fi.Size()
 }
