@@ -412,11 +412,11 @@ func checkDecoded(t *testing.T, data []byte) {
 	if n := 8 * m.Samples * m.Rank * (m.Rows + m.Cols); n > len(data) {
 		t.Fatalf("%d bytes of samples from a file of %d", n, len(data))
 	}
-	m.TopColumns(0, TopOptions{N: 2, Level: 0.9, ByLower: true}, NewTopScratch(m))
+	m.Top(0, TopOptions{N: 2, Level: 0.9, ByLower: true})
 	mu := make([]float64, m.Samples)
 	for i := range min(m.Rows, 8) {
 		for j := range min(m.Cols, 8) {
-			m.PredictEntry(i, j, 0.9, mu)
+			m.predict(i, j, 0.9, mu)
 		}
 	}
 }

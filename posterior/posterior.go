@@ -13,6 +13,9 @@ import (
 // over all kept sweeps, and copies of the few sweeps that the model file
 // stores. Memory: 2 (M + N) K float64s per chain for the moments, plus
 // (M + N) K + 1 per stored sample.
+//
+// NewCollector makes one; set it as bnmf.Settings.Draws, run the chains,
+// then Pool.
 type Collector struct {
 	m, n, k int
 	// store lists, in increasing order, which of a chain's kept draws
@@ -40,6 +43,11 @@ type chainMoments struct {
 	samplesW, samplesZ       [][]float64
 	samplesSigma2, allSigma2 []float64
 }
+
+var (
+	_ bnmf.DrawRecorder  = (*Collector)(nil)
+	_ bnmf.DrawRestarter = (*Collector)(nil)
+)
 
 // NewCollector returns a collector for chains chains that keep kept
 // draws each, of an m x n matrix at rank k, storing at most maxSamples

@@ -35,14 +35,14 @@ func TestTopByLowerNearTie(t *testing.T) {
 		}
 	}
 	mu := make([]float64, 2)
-	l0 := model(0, 0).PredictEntry(0, 0, level, mu).Lower
+	l0 := model(0, 0).predict(0, 0, level, mu).Lower
 	m := model(l0/2, 4*l0)
-	l1 := m.PredictEntry(0, 1, level, mu).Lower
+	l1 := m.predict(0, 1, level, mu).Lower
 	if !(l0 > 0 && l1 > 0 && l1 < l0) {
 		t.Fatalf("no near-tie: lower ends %v and %v, want 0 < L1 < L0", l0, l1)
 	}
-	sc := NewTopScratch(m)
-	top := m.TopColumns(0, TopOptions{N: 1, Level: level, ByLower: true}, sc)
+	sc := m.NewRanker(TopOptions{N: 1, Level: level, ByLower: true})
+	top := sc.Top(0)
 	if len(top) != 1 || top[0].Col != 0 || top[0].Lower != l0 {
 		t.Errorf("--top 1 --by lower gave %+v, want column 0 with lower end %v (column 1's is %v)", top, l0, l1)
 	}
@@ -57,11 +57,10 @@ func TestTopByLowerNearTie(t *testing.T) {
 // 9223372036854775807 --by lower panicked making room for N + 1).
 func TestTopMoreThanColumns(t *testing.T) {
 	m := testModel() // 3 x 2; row 0 observes both columns, row 1 none
-	sc := NewTopScratch(m)
 	for _, n := range []int{3, 1 << 40, math.MaxInt} {
 		for _, byLower := range []bool{false, true} {
 			for row, want := range []int{0, 2, 1} {
-				top := m.TopColumns(row, TopOptions{N: n, Level: 0.9, ByLower: byLower}, sc)
+				top := m.Top(row, TopOptions{N: n, Level: 0.9, ByLower: byLower})
 				if len(top) != want {
 					t.Errorf("--top %d, by lower %v, row %d: %d columns, want %d", n, byLower, row, len(top), want)
 				}
@@ -134,7 +133,6 @@ func randomModel(rng *rand.Rand, s, rows, cols, k int) *Model {
 func TestTopByLowerBound(t *testing.T) {
 	const n, level = 5, 0.8
 	m := randomModel(rand.New(rand.NewPCG(6, 6)), 40, 20, 60, 3)
-	sc := NewTopScratch(m)
 	pruned, eligible := 0, 0
 	for _, incl := range []bool{false, true} {
 		for row := range m.Rows {
@@ -142,11 +140,12 @@ func TestTopByLowerBound(t *testing.T) {
 			var all []Ranked
 			for j := range m.Cols {
 				if _, obs := slices.BinarySearch(observed, int32(j)); incl || !obs {
-					all = append(all, Ranked{Col: j, Prediction: m.PredictEntry(row, j, level, sc.mu)})
+					all = append(all, Ranked{Col: j, Prediction: m.Predict(row, j, level)})
 				}
 			}
 			slices.SortStableFunc(all, func(a, b Ranked) int { return cmp.Compare(b.Lower, a.Lower) })
-			top := m.TopColumns(row, TopOptions{N: n, Level: level, IncludeObserved: incl, ByLower: true}, sc)
+			sc := m.NewRanker(TopOptions{N: n, Level: level, IncludeObserved: incl, ByLower: true})
+			top := sc.Top(row)
 			if !slices.Equal(top, all[:n]) {
 				t.Fatalf("include observed %v, row %d: %+v, want %+v", incl, row, top, all[:n])
 			}

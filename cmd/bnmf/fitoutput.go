@@ -41,25 +41,11 @@ type fitResult struct {
 
 // fittedModel returns the model file's content.
 func (res *fitResult) fittedModel() *posterior.Model {
-	r, p := res.prob.ratings, res.post
-	m := &posterior.Model{
-		Header: posterior.Header{
-			Model: res.model, Rank: p.Rank, Rows: p.Rows, Cols: p.Cols, Samples: len(p.SamplesW),
-			Chains: len(res.chains.Results), Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
-			TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
-		},
-		W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
-	}
-	m.ObservedPtr = make([]int64, r.Rows+1)
-	m.ObservedCol = make([]int32, len(r.Entries))
-	for i, e := range r.Entries { // sorted by row, then column
-		m.ObservedPtr[e.Row+1]++
-		m.ObservedCol[i] = int32(e.Col)
-	}
-	for i := range r.Rows {
-		m.ObservedPtr[i+1] += m.ObservedPtr[i]
-	}
-	return m
+	r := res.prob.ratings
+	return posterior.NewModel(res.post, posterior.Header{
+		Model: res.model, Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
+		TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
+	}, r.Entries)
 }
 
 // writeFitDir writes every output into a temporary directory beside dir

@@ -180,7 +180,10 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *posterior.Model, r
 	if err := cw.Write([]string{"row_id", "rank", "col_id", "mean", "sd", "lower", "upper", "range"}); err != nil {
 		return err
 	}
-	o.Counts = m.ColumnCounts()
+	rankers := []*posterior.Ranker{m.NewRanker(o)}
+	for len(rankers) < min(workers, len(rows)) {
+		rankers = append(rankers, rankers[0].Clone())
+	}
 	// Rows are ranked in batches, each row by one worker, and written in
 	// order after each batch.
 	const batch = 256
@@ -192,13 +195,12 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *posterior.Model, r
 		hi := min(lo+batch, len(rows))
 		var wg sync.WaitGroup
 		next := make(chan int)
-		for range min(workers, hi-lo) {
+		for _, rk := range rankers[:min(len(rankers), hi-lo)] {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				sc := posterior.NewTopScratch(m)
 				for i := range next {
-					results[i-lo] = m.TopColumns(rows[i], o, sc)
+					results[i-lo] = rk.Top(rows[i])
 				}
 			}()
 		}

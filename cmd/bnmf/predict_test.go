@@ -154,7 +154,6 @@ func TestPredictTop(t *testing.T) {
 		if len(recs) != 6 || recs[0][0] != m.RowIDs[4] || recs[3][0] != m.RowIDs[0] {
 			t.Fatalf("include observed %v: %v, want 3 lines for each of rows %s and %s", incl, recs, m.RowIDs[4], m.RowIDs[0])
 		}
-		mu := make([]float64, m.Samples)
 		for _, row := range []int{4, 0} {
 			// Brute force: every eligible column's mean, best first.
 			type cand struct {
@@ -164,7 +163,7 @@ func TestPredictTop(t *testing.T) {
 			var all []cand
 			for j := range m.Cols {
 				if incl || !observed[[2]string{m.RowIDs[row], m.ColIDs[j]}] {
-					all = append(all, cand{m.ColIDs[j], m.PredictEntry(row, j, 0.9, mu).Mean})
+					all = append(all, cand{m.ColIDs[j], m.Predict(row, j, 0.9).Mean})
 				}
 			}
 			slices.SortStableFunc(all, func(a, b cand) int {
@@ -202,8 +201,6 @@ func TestPredictTopByLower(t *testing.T) {
 	fitCLI(t, "--rank", "3", "--sweeps", "60", "--chains", "2", "--samples", "40", "--out", out, p.path)
 	m := mustReadModel(t, out)
 	const n, level = 5, 0.8
-	sc := posterior.NewTopScratch(m)
-	mu := make([]float64, m.Samples)
 	differs := false
 	for _, incl := range []bool{false, true} {
 		recs := predictCLI(t, "--top", strconv.Itoa(n), "--by", "lower", "--level", "0.8", "--workers", "3", "--min-observed", "0", fmt.Sprint("--include-observed=", incl), out)[1:]
@@ -215,7 +212,7 @@ func TestPredictTopByLower(t *testing.T) {
 			var all []posterior.Ranked
 			for j := range m.Cols {
 				if _, obs := slices.BinarySearch(observed, int32(j)); incl || !obs {
-					all = append(all, posterior.Ranked{Col: j, Prediction: m.PredictEntry(row, j, level, mu)})
+					all = append(all, posterior.Ranked{Col: j, Prediction: m.Predict(row, j, level)})
 				}
 			}
 			slices.SortStableFunc(all, func(a, b posterior.Ranked) int { return cmp.Compare(b.Lower, a.Lower) })
@@ -226,7 +223,7 @@ func TestPredictTopByLower(t *testing.T) {
 					t.Fatalf("include observed %v, row %d, rank %d: %v, want %v", incl, row, r+1, rec, want)
 				}
 			}
-			byMean := m.TopColumns(row, posterior.TopOptions{N: n, Level: level, IncludeObserved: incl}, sc)
+			byMean := m.Top(row, posterior.TopOptions{N: n, Level: level, IncludeObserved: incl})
 			for r := range byMean {
 				differs = differs || byMean[r].Col != all[r].Col
 			}
@@ -322,8 +319,7 @@ print(repr(float((W @ Z)[3, 4])), repr(float(pred[3, 4])), repr(float(pred[11, 8
 	m := mustReadModel(t, out)
 	w := readNpy(t, filepath.Join(out, "W_mean.npy"), 12, 2)
 	z := readNpy(t, filepath.Join(out, "Z_mean.npy"), 2, 9)
-	mu := make([]float64, m.Samples)
-	want := []float64{w[3*2]*z[4] + w[3*2+1]*z[9+4], m.PredictEntry(3, 4, 0.9, mu).Mean, m.PredictEntry(11, 8, 0.9, mu).Mean}
+	want := []float64{w[3*2]*z[4] + w[3*2+1]*z[9+4], m.Predict(3, 4, 0.9).Mean, m.Predict(11, 8, 0.9).Mean}
 	for i := range want {
 		// Sums of a few products in another order: equal to 1e-12.
 		if math.Abs(f[i]-want[i]) > 1e-12*math.Abs(want[i]) {

@@ -56,7 +56,6 @@ func TestPredictTopMinObserved(t *testing.T) {
 		t.Fatalf("model.json train_range %v, want the values' range [%v %v]", m.TrainRange, lo, hi)
 	}
 	const n = 4
-	mu := make([]float64, m.Samples)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -88,7 +87,7 @@ func TestPredictTopMinObserved(t *testing.T) {
 				var all []posterior.Ranked
 				for j := range m.Cols {
 					if _, obs := slices.BinarySearch(observed, int32(j)); !obs && int(counts[j]) >= tc.min {
-						all = append(all, posterior.Ranked{Col: j, Prediction: m.PredictEntry(row, j, 0.9, mu)})
+						all = append(all, posterior.Ranked{Col: j, Prediction: m.Predict(row, j, 0.9)})
 					}
 				}
 				slices.SortStableFunc(all, func(a, b posterior.Ranked) int { return cmp.Compare(b.Mean, a.Mean) })
