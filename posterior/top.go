@@ -14,11 +14,12 @@ import (
 
 // DefaultMinObserved is the default of bnmf predict --min-observed and a
 // sensible TopOptions.MinObserved: a column needs this many observed
-// entries in the data file to be ranked. A column rated once or twice has a factor that its ratings pin
-// down in one or two of the K directions only; in the others its
-// posterior is its prior, whose spread lets its predictions rise far
-// above any rating (bnmf's TestSparseColumnPosterior checks that this is
-// the posterior, not a sampler's fault).
+// entries in the data file to be ranked. A column rated once or twice
+// has a factor that its ratings pin down in one or two of the K
+// directions only; in the others its posterior is its prior, whose
+// spread lets its predictions rise far above any rating (bnmf's
+// TestSparseColumnPosterior checks that this is the posterior, not a
+// sampler's fault).
 const DefaultMinObserved = 10
 
 // ColumnCounts returns the number of observed entries of every column.
@@ -62,9 +63,9 @@ type Ranker struct {
 	o      TopOptions
 	counts []int32 // observed entries of every column, shared by clones
 
-	mean, bound, sq []float64 // N each
-	mu              []float64 // S
-	sdz             []float64 // S: sigma_s z
+	mean, bound, sq []float64 // one per column
+	mu              []float64 // one per sample
+	sdz             []float64 // one per sample: sigma_s z
 }
 
 // NewRanker returns a Ranker of the columns of m's rows as o says. It
