@@ -34,53 +34,7 @@ type fitSummary struct {
 	// hyperparameters per latent dimension (GEEA's rates lambda_k), the
 	// factors of every chain matched to chain 0's; absent for models
 	// without any.
-	Hyper []hyperSummary `json:"hyperparameters,omitempty"`
-}
-
-// hyperSummary summarises the kept draws of one shared hyperparameter per
-// latent dimension k, pooled over the chains after matching their factors
-// (factor_permutations), in the units the model was fitted in (those of
-// the data divided by its scale).
-type hyperSummary struct {
-	Name   string    `json:"name"`
-	Draws  int       `json:"draws"`
-	Mean   []float64 `json:"mean"`
-	SD     []float64 `json:"sd"`
-	Q025   []float64 `json:"q025"`
-	Median []float64 `json:"median"`
-	Q975   []float64 `json:"q975"`
-}
-
-// summariseHyper pools the chains' draws of each shared hyperparameter,
-// dimension k of chain c being its factor perms[c][k].
-func summariseHyper(rs []*bnmf.Result, perms [][]int) []hyperSummary {
-	var out []hyperSummary
-	for i, h := range rs[0].Hyper {
-		k := len(h.Draws[0])
-		hs := hyperSummary{Name: h.Name}
-		for kk := range k {
-			var xs []float64
-			for c, r := range rs {
-				from := kk
-				if c < len(perms) {
-					from = perms[c][kk]
-				}
-				for _, d := range r.Hyper[i].Draws {
-					xs = append(xs, d[from])
-				}
-			}
-			slices.Sort(xs)
-			mean, sd := stat.PopMeanStdDev(xs, nil)
-			hs.Draws = len(xs)
-			hs.Mean = append(hs.Mean, mean)
-			hs.SD = append(hs.SD, sd)
-			hs.Q025 = append(hs.Q025, stat.Quantile(0.025, stat.LinInterp, xs, nil))
-			hs.Median = append(hs.Median, stat.Quantile(0.5, stat.LinInterp, xs, nil))
-			hs.Q975 = append(hs.Q975, stat.Quantile(0.975, stat.LinInterp, xs, nil))
-		}
-		out = append(out, hs)
-	}
-	return out
+	Hyper []posterior.HyperSummary `json:"hyperparameters,omitempty"`
 }
 
 // dataSummary describes the data and its scale.
@@ -159,7 +113,7 @@ func (res *fitResult) summarise() {
 		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what, bnmf.Thresholds{})...)
 	}
 	sum.Permutations = res.post.Permutations
-	sum.Hyper = summariseHyper(res.chains.Results, res.post.Permutations)
+	sum.Hyper = posterior.SummariseHyper(res.chains.Results, res.post.Permutations)
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
 		var tm, tv float64
