@@ -14,6 +14,7 @@ import (
 	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/internal/progress"
 	"github.com/bnmf-lab/bnmf/internal/provenance"
+	"github.com/bnmf-lab/bnmf/posterior"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
 
@@ -231,7 +232,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 		kept, sweeps = (o.maxSweeps-o.maxSweeps/2)/o.thin, o.maxSweeps
 	}
 	describeModelSize(stderr, r.Rows, r.Cols, len(r.Entries), o, kept)
-	collector := newDrawCollector(r.Rows, r.Cols, o.rank, o.chains, kept, o.samples)
+	collector := posterior.NewCollector(r.Rows, r.Cols, o.rank, o.chains, kept, o.samples)
 	s.Draws = collector
 	progress := &progress.Output{W: stderr, Terminal: isTerminal(stderr), Interval: o.progress}
 	meter := progress.Sweeps(fmt.Sprintf("fit %s K=%d, %d chains", model.Name(), o.rank, o.chains), o.chains*sweeps)
@@ -250,10 +251,10 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	chains.Rescale(prob.scale)
 	res := &fitResult{
 		opts: o, src: src, prob: prob, model: model.Name(), hyper: hyper,
-		chains: chains, auto: auto, post: collector.pool(),
+		chains: chains, auto: auto, post: collector.Pool(),
 		versions: provenance.BuildVersions(buildRevision),
 	}
-	res.post.rescale(prob.scale)
+	res.post.Rescale(prob.scale)
 	if prob.heldOut {
 		if res.baselines, err = heldOutBaselines(ctx, prob); err != nil {
 			return nil, err
@@ -324,13 +325,13 @@ const modelSizeWarn = 2e9
 // bytes; the samples are held in memory as well), with a warning from
 // modelSizeWarn bytes on.
 func describeModelSize(w io.Writer, rows, cols, observed int, o fitOptions, kept int) {
-	s := storedSamples(o.chains, kept, o.samples)
+	s := posterior.StoredSamples(o.chains, kept, o.samples)
 	size := 8*int64(s)*int64(o.rank)*int64(rows+cols) + 4*int64(observed)
 	upTo := ""
 	if o.autoSweeps {
 		upTo = "up to " // if the chains run to --max-sweeps
 	}
-	fmt.Fprintf(w, "model: %s will hold %s%d samples, about %s (--samples bounds them)\n", modelFile, upTo, s, fmtBytes(size))
+	fmt.Fprintf(w, "model: %s will hold %s%d samples, about %s (--samples bounds them)\n", posterior.FileName, upTo, s, fmtBytes(size))
 	if size >= modelSizeWarn {
 		fmt.Fprintf(w, "warning: the %d samples are held in memory while sampling, %s; a smaller --samples shrinks them (--samples %d: %s)\n",
 			s, fmtBytes(8*int64(s)*int64(o.rank)*int64(rows+cols)), o.chains, fmtBytes(8*int64(o.chains)*int64(o.rank)*int64(rows+cols)+4*int64(observed)))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // TestFitAutoSweeps runs fit with its default, --sweeps auto, and checks
@@ -54,7 +55,7 @@ func TestFitAutoSweeps(t *testing.T) {
 	// The same fit, of that many sweeps straight.
 	fixed := filepath.Join(dir, "fixed")
 	fitCLI(t, "--rank", "2", "--chains", "2", "--sweeps", strconv.Itoa(a.Sweeps), "--burn-in", strconv.Itoa(a.Sweeps/2), "--samples", "20", "--seed", "3", "--workers", "2", "--out", fixed, p.path)
-	for _, name := range []string{"W_mean.csv", "Z_sd.csv", modelFile} {
+	for _, name := range []string{"W_mean.csv", "Z_sd.csv", posterior.FileName} {
 		if !bytes.Equal(mustRead(t, filepath.Join(out, name)), mustRead(t, filepath.Join(fixed, name))) {
 			t.Errorf("%s differs from that of a fit of %d sweeps", name, a.Sweeps)
 		}

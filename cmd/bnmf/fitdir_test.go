@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // exitedPID returns the id of a process that has exited.
@@ -66,7 +67,7 @@ func TestFitRemovesKilledFitsTemps(t *testing.T) {
 	if !strings.Contains(stderr, "removed 1 temporary directory of killed fits") {
 		t.Errorf("standard error %q does not say what was removed", stderr)
 	}
-	if _, err := os.Stat(filepath.Join(out, modelFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(out, posterior.FileName)); err != nil {
 		t.Errorf("the fit wrote no model: %v", err)
 	}
 }
@@ -120,7 +121,7 @@ func TestFitForceReplaces(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "keep.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the replaced outputs are still in --out (stat: %v)", err)
 	}
-	if _, err := os.Stat(filepath.Join(out, modelFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(out, posterior.FileName)); err != nil {
 		t.Errorf("--force wrote no model: %v", err)
 	}
 	entries, err := os.ReadDir(dir)

@@ -24,7 +24,7 @@ func TestFitMovieLensRatingsCSV(t *testing.T) {
 		t.Errorf("manifest.json data format %q, want movielens-latest-small", man.Data.Format)
 	}
 	m := mustReadModel(t, out)
-	counts := m.columnCounts()
+	counts := m.ColumnCounts()
 	for j, c := range counts {
 		if c < 3 {
 			t.Errorf("column %s has %d entries after cleaning", m.ColIDs[j], c)

@@ -18,6 +18,7 @@ import (
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 	"github.com/bnmf-lab/bnmf/internal/npy"
 	"github.com/bnmf-lab/bnmf/internal/provenance"
+	"github.com/bnmf-lab/bnmf/posterior"
 	"github.com/bnmf-lab/bnmf/report"
 )
 
@@ -30,7 +31,7 @@ type fitResult struct {
 	hyper    map[string]any
 	chains   *bnmf.Chains
 	auto     *bnmf.AutoStop // with --sweeps auto
-	post     *posterior
+	post     *posterior.Posterior
 	versions provenance.Versions
 	// baselines are the baselines' held-out errors (with --holdout).
 	baselines []baselineError
@@ -39,26 +40,12 @@ type fitResult struct {
 }
 
 // fittedModel returns the model file's content.
-func (res *fitResult) fittedModel() *fittedModel {
-	r, p := res.prob.ratings, res.post
-	m := &fittedModel{
-		modelHeader: modelHeader{
-			Model: res.model, Rank: p.k, Rows: p.m, Cols: p.n, Samples: len(p.SamplesW),
-			Chains: len(res.chains.Results), Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
-			TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
-		},
-		W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
-	}
-	m.ObservedPtr = make([]int64, r.Rows+1)
-	m.ObservedCol = make([]int32, len(r.Entries))
-	for i, e := range r.Entries { // sorted by row, then column
-		m.ObservedPtr[e.Row+1]++
-		m.ObservedCol[i] = int32(e.Col)
-	}
-	for i := range r.Rows {
-		m.ObservedPtr[i+1] += m.ObservedPtr[i]
-	}
-	return m
+func (res *fitResult) fittedModel() *posterior.Model {
+	r := res.prob.ratings
+	return posterior.NewModel(res.post, posterior.Header{
+		Model: res.model, Scale: res.prob.scale, RowIDs: r.RowIDs, ColIDs: r.ColIDs,
+		TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
+	}, r.Entries)
 }
 
 // writeFitDir writes every output into a temporary directory beside dir
@@ -201,8 +188,8 @@ func recoverFitDirs(dir string, w io.Writer) error {
 // writeFiles writes every output file into dir.
 func (res *fitResult) writeFiles(dir string) error {
 	p, r := res.post, res.prob.ratings
-	k := p.k
-	zT := func(x []float64) []float64 { return transpose(x, p.n, k) }
+	k := p.Rank
+	zT := func(x []float64) []float64 { return posterior.Transpose(x, p.Cols, k) }
 	files := []struct {
 		name  string
 		write func(io.Writer) error
@@ -211,16 +198,16 @@ func (res *fitResult) writeFiles(dir string) error {
 		{"W_sd.csv", func(w io.Writer) error { return writeFactorCSV(w, "row_id", r.RowIDs, p.SDW, k) }},
 		{"Z_mean.csv", func(w io.Writer) error { return writeFactorCSV(w, "col_id", r.ColIDs, p.MeanZ, k) }},
 		{"Z_sd.csv", func(w io.Writer) error { return writeFactorCSV(w, "col_id", r.ColIDs, p.SDZ, k) }},
-		{"W_mean.npy", func(w io.Writer) error { return npy.Write(w, []int{p.m, k}, p.MeanW) }},
-		{"W_sd.npy", func(w io.Writer) error { return npy.Write(w, []int{p.m, k}, p.SDW) }},
-		{"Z_mean.npy", func(w io.Writer) error { return npy.Write(w, []int{k, p.n}, zT(p.MeanZ)) }},
-		{"Z_sd.npy", func(w io.Writer) error { return npy.Write(w, []int{k, p.n}, zT(p.SDZ)) }},
+		{"W_mean.npy", func(w io.Writer) error { return npy.Write(w, []int{p.Rows, k}, p.MeanW) }},
+		{"W_sd.npy", func(w io.Writer) error { return npy.Write(w, []int{p.Rows, k}, p.SDW) }},
+		{"Z_mean.npy", func(w io.Writer) error { return npy.Write(w, []int{k, p.Cols}, zT(p.MeanZ)) }},
+		{"Z_sd.npy", func(w io.Writer) error { return npy.Write(w, []int{k, p.Cols}, zT(p.SDZ)) }},
 		{"row_ids.txt", func(w io.Writer) error { return writeLines(w, r.RowIDs) }},
 		{"col_ids.txt", func(w io.Writer) error { return writeLines(w, r.ColIDs) }},
 		{"summary.json", func(w io.Writer) error { return writeJSON(w, res.summary) }},
 		{"manifest.json", func(w io.Writer) error { return writeJSON(w, res.manifest()) }},
 		{"trace.png", res.writeTrace},
-		{modelFile, func(w io.Writer) error { return writeModel(w, res.fittedModel()) }},
+		{posterior.FileName, func(w io.Writer) error { return res.fittedModel().Write(w) }},
 	}
 	if res.prob.heldOut {
 		files = append(files, []struct {
@@ -324,7 +311,7 @@ func (res *fitResult) writeTrace(w io.Writer) error {
 		traces[1].Chains = append(traces[1].Chains, sigma2)
 		traces[2].Chains = append(traces[2].Chains, ll)
 	}
-	title := fmt.Sprintf("%s, K = %d, on %s: %d chains", res.model, res.post.k, res.prob.ratings.Name, len(res.chains.Results))
+	title := fmt.Sprintf("%s, K = %d, on %s: %d chains", res.model, res.post.Rank, res.prob.ratings.Name, len(res.chains.Results))
 	f, err := report.TraceFigure(title, traces, res.chains.Results[0].Settings.BurnInSweeps())
 	if err != nil {
 		return err

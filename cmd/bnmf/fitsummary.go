@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/internal/provenance"
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // fitSummary is summary.json.
@@ -33,53 +35,7 @@ type fitSummary struct {
 	// hyperparameters per latent dimension (GEEA's rates lambda_k), the
 	// factors of every chain matched to chain 0's; absent for models
 	// without any.
-	Hyper []hyperSummary `json:"hyperparameters,omitempty"`
-}
-
-// hyperSummary summarises the kept draws of one shared hyperparameter per
-// latent dimension k, pooled over the chains after matching their factors
-// (factor_permutations), in the units the model was fitted in (those of
-// the data divided by its scale).
-type hyperSummary struct {
-	Name   string    `json:"name"`
-	Draws  int       `json:"draws"`
-	Mean   []float64 `json:"mean"`
-	SD     []float64 `json:"sd"`
-	Q025   []float64 `json:"q025"`
-	Median []float64 `json:"median"`
-	Q975   []float64 `json:"q975"`
-}
-
-// summariseHyper pools the chains' draws of each shared hyperparameter,
-// dimension k of chain c being its factor perms[c][k].
-func summariseHyper(rs []*bnmf.Result, perms [][]int) []hyperSummary {
-	var out []hyperSummary
-	for i, h := range rs[0].Hyper {
-		k := len(h.Draws[0])
-		hs := hyperSummary{Name: h.Name}
-		for kk := range k {
-			var xs []float64
-			for c, r := range rs {
-				from := kk
-				if c < len(perms) {
-					from = perms[c][kk]
-				}
-				for _, d := range r.Hyper[i].Draws {
-					xs = append(xs, d[from])
-				}
-			}
-			slices.Sort(xs)
-			mean, sd := stat.PopMeanStdDev(xs, nil)
-			hs.Draws = len(xs)
-			hs.Mean = append(hs.Mean, mean)
-			hs.SD = append(hs.SD, sd)
-			hs.Q025 = append(hs.Q025, stat.Quantile(0.025, stat.LinInterp, xs, nil))
-			hs.Median = append(hs.Median, stat.Quantile(0.5, stat.LinInterp, xs, nil))
-			hs.Q975 = append(hs.Q975, stat.Quantile(0.975, stat.LinInterp, xs, nil))
-		}
-		out = append(out, hs)
-	}
-	return out
+	Hyper []posterior.HyperSummary `json:"hyperparameters,omitempty"`
 }
 
 // modelSummary names the model and says, from the registry
@@ -180,7 +136,7 @@ func (res *fitResult) summarise() {
 		sum.Warnings = append(sum.Warnings, res.auto.Warnings(what, bnmf.Thresholds{})...)
 	}
 	sum.Permutations = res.post.Permutations
-	sum.Hyper = summariseHyper(res.chains.Results, res.post.Permutations)
+	sum.Hyper = posterior.SummariseHyper(res.chains.Results, res.post.Permutations)
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
 		var tm, tv float64
@@ -320,7 +276,7 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 	for _, warn := range sum.Warnings {
 		fmt.Fprintln(w, "warning:", warn)
 	}
-	fmt.Fprintf(w, "\nwrote %s (%s: %s)\n", dir, modelFile, fmtBytes(fileSize(filepath.Join(dir, modelFile))))
+	fmt.Fprintf(w, "\nwrote %s (%s: %s)\n", dir, posterior.FileName, fmtBytes(fileSize(filepath.Join(dir, posterior.FileName))))
 	return nil
 }
 
@@ -345,4 +301,14 @@ func fmtBytes(n int64) string {
 		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 	}
 	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+}
+
+// fileSize returns the size of the file at path, or -1 if it cannot be
+// read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
 }

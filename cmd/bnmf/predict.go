@@ -2,24 +2,19 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/stat/distuv"
-
+	"github.com/bnmf-lab/bnmf/posterior"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
 
@@ -79,7 +74,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		inclObs   = fs.Bool("include-observed", false, "with --top, rank observed entries too")
 		out       = fs.String("out", "", "write the CSV to `FILE` instead of standard output")
 		workers   = fs.Int("workers", 0, "cores to use `N` for --top; 0 means all (the output does not depend on it)")
-		minObs    = fs.Int("min-observed", defaultMinObserved, minObservedUsage)
+		minObs    = fs.Int("min-observed", posterior.DefaultMinObserved, minObservedUsage)
 		by        = fs.String("by", "mean", "with --top, rank by `WHAT`: mean (the predictive mean) or lower (the lower end of the interval at --level)")
 	)
 	if err := fs.parse(args); err != nil {
@@ -107,9 +102,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	path := fs.Arg(0)
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, modelFile)
+		path = filepath.Join(path, posterior.FileName)
 	}
-	m, err := readModel(path)
+	m, err := posterior.Read(path)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -124,7 +119,10 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("predict: %w", err)
 		}
 	} else {
-		rows = identity(m.Rows)
+		rows = make([]int, m.Rows)
+		for i := range rows {
+			rows[i] = i
+		}
 	}
 
 	w := stdout
@@ -139,7 +137,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if pairs != nil {
 		err = writePairPredictions(bw, m, pairs, *level)
 	} else {
-		err = writeTopPredictions(ctx, bw, m, rows, topOptions{n: *top, level: *level, inclObs: *inclObs, byLower: *by == "lower", minObserved: *minObs}, *workers)
+		err = writeTopPredictions(ctx, bw, m, rows, posterior.TopOptions{N: *top, Level: *level, IncludeObserved: *inclObs, ByLower: *by == "lower", MinObserved: *minObs}, *workers)
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -155,190 +153,16 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-// prediction is the posterior predictive distribution of one entry,
-// summarised.
-type prediction struct {
-	Mean, SD, Lower, Upper float64
-}
-
-// predictEntry returns the prediction of entry (row, col) at interval
-// level a; mu is scratch space of one float per sample.
-func (m *fittedModel) predictEntry(row, col int, a float64, mu []float64) prediction {
-	k := m.Rank
-	for s := range m.W {
-		mu[s] = floats.Dot(m.W[s][row*k:(row+1)*k], m.Zt[s][col*k:(col+1)*k])
-	}
-	if m.poisson {
-		mix := predictive.PoissonMixture{Rate: mu}
-		lo, hi := mix.Interval(a)
-		return prediction{Mean: mix.Mean(), SD: math.Sqrt(mix.Variance()), Lower: float64(lo), Upper: float64(hi)}
-	}
-	mix := predictive.Mixture{Mu: mu, Sigma2: m.Sigma2}
-	lo, hi := mix.Interval(a, 0)
-	return prediction{Mean: mix.Mean(), SD: math.Sqrt(mix.Variance()), Lower: lo, Upper: hi}
-}
-
-// predictPairs returns the predictions of the (row, col) index pairs.
-func (m *fittedModel) predictPairs(pairs [][2]int, a float64) []prediction {
-	mu := make([]float64, len(m.W))
-	out := make([]prediction, len(pairs))
-	for i, p := range pairs {
-		out[i] = m.predictEntry(p[0], p[1], a, mu)
-	}
-	return out
-}
-
-// ranked is one column of a row's ranking.
-type ranked struct {
-	col int
-	prediction
-}
-
-// topOptions are the choices of a --top ranking.
-type topOptions struct {
-	n       int     // columns per row
-	level   float64 // of the central intervals
-	inclObs bool    // rank observed entries too
-	byLower bool    // rank by the interval's lower end, not the mean
-	// minObserved is the number of observed entries a column needs to
-	// be ranked, and counts those of every column (set by
-	// writeTopPredictions).
-	minObserved int
-	counts      []int32
-}
-
-// topScratch is one worker's scratch space for topColumns.
-type topScratch struct {
-	mean, bound, sq []float64 // N each
-	mu              []float64 // S
-	sdz             []float64 // S: sigma_s z
-}
-
-func newTopScratch(m *fittedModel) *topScratch {
-	return &topScratch{
-		mean: make([]float64, m.Cols), bound: make([]float64, m.Cols), sq: make([]float64, m.Cols),
-		mu: make([]float64, len(m.W)), sdz: make([]float64, len(m.W)),
-	}
-}
-
-// topColumns returns the o.n columns of row with the highest predictive
-// mean, or lower interval end if o.byLower (ties to the lower column),
-// leaving out the row's observed ones unless o.inclObs, with their
-// predictions.
-func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked {
-	k, S := m.Rank, len(m.W)
-	mean, bound, sq := sc.mean, sc.bound, sc.sq
-	clear(mean)
-	clear(sq)
-	// The lower end of a column's interval, the mixture's q-quantile with
-	// q = (1-level)/2, is at most max_s (mu_s + sigma_s z) with z the
-	// normal q-quantile: there every component's CDF is at least q.
-	z := distuv.UnitNormal.Quantile((1 - o.level) / 2)
-	for s, v := range m.Sigma2 {
-		sc.sdz[s] = math.Sqrt(v) * z
-		if m.poisson {
-			// For a mixture of Poissons the lower end, a quantile below
-			// the median, is at most the largest component's median,
-			// which is below its rate plus 1/3 (Choi 1994, "Medians of
-			// gamma distributions and an equation of Ramanujan", Proc.
-			// AMS 121).
-			sc.sdz[s] = 1.0 / 3
-		}
-	}
-	if o.byLower {
-		for j := range bound {
-			bound[j] = math.Inf(-1)
-		}
-	}
-	inv := 1 / float64(S)
-	for s, w := range m.W {
-		wm := w[row*k : (row+1)*k]
-		zt := m.Zt[s]
-		for j := range m.Cols {
-			d := floats.Dot(wm, zt[j*k:(j+1)*k])
-			mean[j] += d * inv
-			if o.byLower {
-				sq[j] += d * d * inv
-				bound[j] = max(bound[j], d+sc.sdz[s])
-			}
-		}
-	}
-	observed := m.ObservedCol[m.ObservedPtr[row]:m.ObservedPtr[row+1]]
-	cand := make([]int, 0, m.Cols)
-	for j := range m.Cols {
-		if o.minObserved > 1 && int(o.counts[j]) < o.minObserved {
-			continue
-		}
-		if o.inclObs {
-			cand = append(cand, j)
-		} else if _, ok := slices.BinarySearch(observed, int32(j)); !ok {
-			cand = append(cand, j)
-		}
-	}
-	key := mean
-	if o.byLower {
-		// A computed lower end may exceed the true one by the quantile
-		// search's tolerance, DefaultTol of the mixture's sd: the bound
-		// allows twice that, with sd from the mixture's moments. Without
-		// it, a column whose bound is tight could be pruned although its
-		// computed lower end beats the n-th best's: a near-tie within the
-		// search's error (TestPredictTopByLowerNearTie).
-		var meanVar float64
-		for _, v := range m.Sigma2 {
-			meanVar += v * inv
-		}
-		for _, j := range cand {
-			sd := math.Sqrt(max(0, meanVar+sq[j]-mean[j]*mean[j]))
-			bound[j] += 2 * predictive.DefaultTol * sd
-		}
-		key = bound
-	}
-	slices.SortFunc(cand, func(x, y int) int {
-		if c := cmp.Compare(key[y], key[x]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x, y)
-	})
-	if !o.byLower {
-		cand = cand[:min(o.n, len(cand))]
-		out := make([]ranked, len(cand))
-		for i, j := range cand {
-			out[i] = ranked{col: j, prediction: m.predictEntry(row, j, o.level, sc.mu)}
-		}
-		return out
-	}
-	// Best first by lower end; a column whose bound is below the n-th
-	// best lower end found so far cannot enter, nor can any after it.
-	best := make([]ranked, 0, min(o.n, len(cand))+1) // --top may exceed the columns
-	for _, j := range cand {
-		if len(best) == o.n && bound[j] < best[o.n-1].Lower {
-			break
-		}
-		r := ranked{col: j, prediction: m.predictEntry(row, j, o.level, sc.mu)}
-		at, _ := slices.BinarySearchFunc(best, r, func(a, b ranked) int {
-			if c := cmp.Compare(b.Lower, a.Lower); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.col, b.col)
-		})
-		best = slices.Insert(best, at, r)
-		if len(best) > o.n {
-			best = best[:o.n]
-		}
-	}
-	return best
-}
-
 // writePairPredictions writes the predictions of pairs as CSV.
-func writePairPredictions(w io.Writer, m *fittedModel, pairs [][2]int, a float64) error {
+func writePairPredictions(w io.Writer, m *posterior.Model, pairs [][2]int, a float64) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"row_id", "col_id", "mean", "sd", "lower", "upper", "range"}); err != nil {
 		return err
 	}
-	for i, p := range m.predictPairs(pairs, a) {
+	for i, p := range m.PredictPairs(pairs, a) {
 		pr := pairs[i]
-		rec := append([]string{m.RowIDs[pr[0]], m.ColIDs[pr[1]]}, p.fields()...)
-		if err := cw.Write(append(rec, m.rangeFlag(p.Mean))); err != nil {
+		rec := append([]string{m.RowIDs[pr[0]], m.ColIDs[pr[1]]}, predictionFields(p)...)
+		if err := cw.Write(append(rec, m.RangeFlag(p.Mean))); err != nil {
 			return err
 		}
 	}
@@ -349,7 +173,7 @@ func writePairPredictions(w io.Writer, m *fittedModel, pairs [][2]int, a float64
 // writeTopPredictions writes the top n columns of each row as CSV,
 // ranking rows on up to workers goroutines; the output is in the order of
 // rows whatever the number of workers.
-func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows []int, o topOptions, workers int) error {
+func writeTopPredictions(ctx context.Context, w io.Writer, m *posterior.Model, rows []int, o posterior.TopOptions, workers int) error {
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -357,11 +181,14 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 	if err := cw.Write([]string{"row_id", "rank", "col_id", "mean", "sd", "lower", "upper", "range"}); err != nil {
 		return err
 	}
-	o.counts = m.columnCounts()
+	rankers := []*posterior.Ranker{m.NewRanker(o)}
+	for len(rankers) < min(workers, len(rows)) {
+		rankers = append(rankers, rankers[0].Clone())
+	}
 	// Rows are ranked in batches, each row by one worker, and written in
 	// order after each batch.
 	const batch = 256
-	results := make([][]ranked, batch)
+	results := make([][]posterior.Ranked, batch)
 	for lo := 0; lo < len(rows); lo += batch {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted: %w", err)
@@ -369,13 +196,12 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 		hi := min(lo+batch, len(rows))
 		var wg sync.WaitGroup
 		next := make(chan int)
-		for range min(workers, hi-lo) {
+		for _, rk := range rankers[:min(len(rankers), hi-lo)] {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				sc := newTopScratch(m)
 				for i := range next {
-					results[i-lo] = m.topColumns(rows[i], o, sc)
+					results[i-lo] = rk.Top(rows[i])
 				}
 			}()
 		}
@@ -386,8 +212,8 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 		wg.Wait()
 		for i := lo; i < hi; i++ {
 			for r, rk := range results[i-lo] {
-				rec := append([]string{m.RowIDs[rows[i]], strconv.Itoa(r + 1), m.ColIDs[rk.col]}, rk.fields()...)
-				if err := cw.Write(append(rec, m.rangeFlag(rk.Mean))); err != nil {
+				rec := append([]string{m.RowIDs[rows[i]], strconv.Itoa(r + 1), m.ColIDs[rk.Col]}, predictionFields(rk.Prediction)...)
+				if err := cw.Write(append(rec, m.RangeFlag(rk.Mean))); err != nil {
 					return err
 				}
 			}
@@ -397,9 +223,9 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *fittedModel, rows 
 	return cw.Error()
 }
 
-// fields formats a prediction's numbers in the shortest form that reads
-// back exactly.
-func (p prediction) fields() []string {
+// predictionFields formats a prediction's numbers in the shortest form
+// that reads back exactly.
+func predictionFields(p posterior.Prediction) []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	return []string{f(p.Mean), f(p.SD), f(p.Lower), f(p.Upper)}
 }
@@ -415,7 +241,7 @@ func idIndex(ids []string) map[string]int {
 
 // readPairs reads the (row id, column id) pairs of file and returns their
 // indices in m. See predictUsage for the format.
-func readPairs(file string, m *fittedModel) ([][2]int, error) {
+func readPairs(file string, m *posterior.Model) ([][2]int, error) {
 	rowIdx, colIdx := idIndex(m.RowIDs), idIndex(m.ColIDs)
 	var pairs [][2]int
 	err := readIDLines(file, 2, func(line int, fields []string, first bool) error {
@@ -440,7 +266,7 @@ func readPairs(file string, m *fittedModel) ([][2]int, error) {
 
 // readRowIDs reads the row ids of file, one a line, and returns their
 // indices in m.
-func readRowIDs(file string, m *fittedModel) ([]int, error) {
+func readRowIDs(file string, m *posterior.Model) ([]int, error) {
 	rowIdx := idIndex(m.RowIDs)
 	var rows []int
 	err := readIDLines(file, 1, func(line int, fields []string, first bool) error {

@@ -17,9 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/bnmf-lab/bnmf/internal/numpytest"
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // predictCLI runs bnmf predict with args and returns its CSV records.
@@ -98,7 +97,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 	for i, e := range res.prob.test {
 		idx[i] = [2]int{e.Row, e.Col}
 	}
-	inProcess := res.fittedModel().predictPairs(idx, 0.8)
+	inProcess := res.fittedModel().PredictPairs(idx, 0.8)
 	for i, rec := range recs {
 		e := res.prob.test[i]
 		if rec[0] != r.RowIDs[e.Row] || rec[1] != r.ColIDs[e.Col] {
@@ -155,7 +154,6 @@ func TestPredictTop(t *testing.T) {
 		if len(recs) != 6 || recs[0][0] != m.RowIDs[4] || recs[3][0] != m.RowIDs[0] {
 			t.Fatalf("include observed %v: %v, want 3 lines for each of rows %s and %s", incl, recs, m.RowIDs[4], m.RowIDs[0])
 		}
-		mu := make([]float64, m.Samples)
 		for _, row := range []int{4, 0} {
 			// Brute force: every eligible column's mean, best first.
 			type cand struct {
@@ -165,7 +163,7 @@ func TestPredictTop(t *testing.T) {
 			var all []cand
 			for j := range m.Cols {
 				if incl || !observed[[2]string{m.RowIDs[row], m.ColIDs[j]}] {
-					all = append(all, cand{m.ColIDs[j], m.predictEntry(row, j, 0.9, mu).Mean})
+					all = append(all, cand{m.ColIDs[j], m.Predict(row, j, 0.9).Mean})
 				}
 			}
 			slices.SortStableFunc(all, func(a, b cand) int {
@@ -194,7 +192,8 @@ func TestPredictTop(t *testing.T) {
 // TestPredictTopByLower checks --by lower against brute force: every
 // eligible column's prediction, ranked by the lower end of its 80%
 // interval (ties to the lower column), on a model with 40 samples whose
-// rows have 60 columns, so that the bound leaves most columns out.
+// rows have 60 columns. (The posterior package's TestTopByLowerBound
+// checks the bound behind the pruning.)
 func TestPredictTopByLower(t *testing.T) {
 	dir := t.TempDir()
 	p := newPlanted(t, dir, 20, 60, 3, 0.3, 0.3, 1, 6)
@@ -202,9 +201,7 @@ func TestPredictTopByLower(t *testing.T) {
 	fitCLI(t, "--rank", "3", "--sweeps", "60", "--chains", "2", "--samples", "40", "--out", out, p.path)
 	m := mustReadModel(t, out)
 	const n, level = 5, 0.8
-	sc := newTopScratch(m)
 	differs := false
-	pruned, eligible := 0, 0
 	for _, incl := range []bool{false, true} {
 		recs := predictCLI(t, "--top", strconv.Itoa(n), "--by", "lower", "--level", "0.8", "--workers", "3", "--min-observed", "0", fmt.Sprint("--include-observed=", incl), out)[1:]
 		if len(recs) != n*m.Rows {
@@ -212,45 +209,29 @@ func TestPredictTopByLower(t *testing.T) {
 		}
 		for row := range m.Rows {
 			observed := m.ObservedCol[m.ObservedPtr[row]:m.ObservedPtr[row+1]]
-			var all []ranked
+			var all []posterior.Ranked
 			for j := range m.Cols {
 				if _, obs := slices.BinarySearch(observed, int32(j)); incl || !obs {
-					all = append(all, ranked{col: j, prediction: m.predictEntry(row, j, level, sc.mu)})
+					all = append(all, posterior.Ranked{Col: j, Prediction: m.Predict(row, j, level)})
 				}
 			}
-			slices.SortStableFunc(all, func(a, b ranked) int { return cmp.Compare(b.Lower, a.Lower) })
+			slices.SortStableFunc(all, func(a, b posterior.Ranked) int { return cmp.Compare(b.Lower, a.Lower) })
 			for r, rec := range recs[row*n : (row+1)*n] {
-				want := append([]string{m.RowIDs[row], strconv.Itoa(r + 1), m.ColIDs[all[r].col]}, all[r].fields()...)
-				want = append(want, m.rangeFlag(all[r].Mean))
+				want := append([]string{m.RowIDs[row], strconv.Itoa(r + 1), m.ColIDs[all[r].Col]}, predictionFields(all[r].Prediction)...)
+				want = append(want, m.RangeFlag(all[r].Mean))
 				if !slices.Equal(rec, want) {
 					t.Fatalf("include observed %v, row %d, rank %d: %v, want %v", incl, row, r+1, rec, want)
 				}
 			}
-			// The bound behind the pruning holds for every column, and
-			// leaves some out.
-			top := m.topColumns(row, topOptions{n: n, level: level, inclObs: incl, byLower: true}, sc)
-			for _, c := range all {
-				if c.Lower > sc.bound[c.col] {
-					t.Fatalf("row %d, column %d: lower end %v above its bound %v", row, c.col, c.Lower, sc.bound[c.col])
-				}
-				if sc.bound[c.col] < top[n-1].Lower {
-					pruned++
-				}
-			}
-			eligible += len(all)
-			byMean := m.topColumns(row, topOptions{n: n, level: level, inclObs: incl}, sc)
+			byMean := m.Top(row, posterior.TopOptions{N: n, Level: level, IncludeObserved: incl})
 			for r := range byMean {
-				differs = differs || byMean[r].col != all[r].col
+				differs = differs || byMean[r].Col != all[r].Col
 			}
 		}
 	}
 	if !differs {
 		t.Error("ranking by the lower end gave the mean's ranking in every row")
 	}
-	if pruned == 0 {
-		t.Errorf("the bound left out none of %d columns", eligible)
-	}
-	t.Logf("the bound left out %d of %d columns", pruned, eligible)
 }
 
 // TestPredictErrors checks that bad pairs and models give one-line
@@ -338,72 +319,11 @@ print(repr(float((W @ Z)[3, 4])), repr(float(pred[3, 4])), repr(float(pred[11, 8
 	m := mustReadModel(t, out)
 	w := readNpy(t, filepath.Join(out, "W_mean.npy"), 12, 2)
 	z := readNpy(t, filepath.Join(out, "Z_mean.npy"), 2, 9)
-	mu := make([]float64, m.Samples)
-	want := []float64{w[3*2]*z[4] + w[3*2+1]*z[9+4], m.predictEntry(3, 4, 0.9, mu).Mean, m.predictEntry(11, 8, 0.9, mu).Mean}
+	want := []float64{w[3*2]*z[4] + w[3*2+1]*z[9+4], m.Predict(3, 4, 0.9).Mean, m.Predict(11, 8, 0.9).Mean}
 	for i := range want {
 		// Sums of a few products in another order: equal to 1e-12.
 		if math.Abs(f[i]-want[i]) > 1e-12*math.Abs(want[i]) {
 			t.Errorf("numpy computes %v, Go %v", f[i], want[i])
-		}
-	}
-}
-
-// TestPredictTopByLowerNearTie checks the margin of --by lower's pruning
-// on a near-tie that the quantile search's error reverses. Column 0's
-// two components (sigma 1 and 3) both have their 5% quantile at 0, so
-// the mixture's is 0 too, and the bound max_s(mu_s + sigma_s z) is 0
-// exactly; the search stops within its tolerance, at L0 just above 0
-// (1.6e-7 sd). Column 1's components have their 5% quantiles at L0/2
-// and 4 L0 below it, so its bound is L0/2, above column 0's, and its
-// lower end L1 (about L0/2) lies in (0, L0). So column 1 is computed
-// first, and
-// without the margin column 0, whose bound 0 is below L1, would be
-// pruned, though its computed lower end L0 is the larger and brute force
-// ranks it first.
-func TestPredictTopByLowerNearTie(t *testing.T) {
-	const level = 0.9
-	z := distuv.UnitNormal.Quantile((1 - level) / 2)
-	model := func(c1, e float64) *fittedModel {
-		// Sample s predicts mu_s = z_s for each column (W = 1, K = 1).
-		return &fittedModel{modelHeader: modelHeader{Rank: 1, Rows: 1, Cols: 2, Samples: 2},
-			W:           [][]float64{{1}, {1}},
-			Zt:          [][]float64{{-z, c1 - z}, {-3 * z, c1 - e - 3*z}},
-			Sigma2:      []float64{1, 9},
-			ObservedPtr: []int64{0, 0},
-		}
-	}
-	mu := make([]float64, 2)
-	l0 := model(0, 0).predictEntry(0, 0, level, mu).Lower
-	m := model(l0/2, 4*l0)
-	l1 := m.predictEntry(0, 1, level, mu).Lower
-	if !(l0 > 0 && l1 > 0 && l1 < l0) {
-		t.Fatalf("no near-tie: lower ends %v and %v, want 0 < L1 < L0", l0, l1)
-	}
-	sc := newTopScratch(m)
-	top := m.topColumns(0, topOptions{n: 1, level: level, byLower: true}, sc)
-	if len(top) != 1 || top[0].col != 0 || top[0].Lower != l0 {
-		t.Errorf("--top 1 --by lower gave %+v, want column 0 with lower end %v (column 1's is %v)", top, l0, l1)
-	}
-	if sc.bound[1] <= sc.bound[0] {
-		t.Errorf("bounds %v: column 1's should be the larger, so that it is computed first", sc.bound)
-	}
-}
-
-// TestPredictTopMoreThanColumns checks that --top N with N beyond the
-// number of columns ranks them all, by the mean and by the lower end,
-// allocating for the columns rather than for N (--top
-// 9223372036854775807 --by lower panicked making room for N + 1).
-func TestPredictTopMoreThanColumns(t *testing.T) {
-	m := testModel() // 3 x 2; row 0 observes both columns, row 1 none
-	sc := newTopScratch(m)
-	for _, n := range []int{3, 1 << 40, math.MaxInt} {
-		for _, byLower := range []bool{false, true} {
-			for row, want := range []int{0, 2, 1} {
-				top := m.topColumns(row, topOptions{n: n, level: 0.9, byLower: byLower}, sc)
-				if len(top) != want {
-					t.Errorf("--top %d, by lower %v, row %d: %d columns, want %d", n, byLower, row, len(top), want)
-				}
-			}
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/posterior"
 )
 
 // plantedValues returns the values of a planted data file.
@@ -31,7 +33,7 @@ func plantedValues(t *testing.T, path string) []float64 {
 // TestPredictTopMinObserved checks --min-observed against brute force: the
 // best columns by predictive mean among those with at least that many
 // observed entries, each with the range flag of its mean; and that the
-// default leaves out the columns with fewer than defaultMinObserved.
+// default leaves out the columns with fewer than posterior.DefaultMinObserved.
 func TestPredictTopMinObserved(t *testing.T) {
 	dir := t.TempDir()
 	// 30 x 40 at density 0.3: columns hold about 9 entries, from 6 to 15
@@ -40,7 +42,7 @@ func TestPredictTopMinObserved(t *testing.T) {
 	out := filepath.Join(dir, "fit")
 	fitCLI(t, "--rank", "2", "--sweeps", "30", "--chains", "2", "--samples", "10", "--out", out, p.path)
 	m := mustReadModel(t, out)
-	counts := m.columnCounts()
+	counts := m.ColumnCounts()
 	var lo, hi float64
 	for i, v := range plantedValues(t, p.path) {
 		if i == 0 || v < lo {
@@ -54,13 +56,12 @@ func TestPredictTopMinObserved(t *testing.T) {
 		t.Fatalf("model.json train_range %v, want the values' range [%v %v]", m.TrainRange, lo, hi)
 	}
 	const n = 4
-	mu := make([]float64, m.Samples)
 	for _, tc := range []struct {
 		name string
 		args []string
 		min  int
 	}{
-		{"default", nil, defaultMinObserved},
+		{"default", nil, posterior.DefaultMinObserved},
 		{"8", []string{"--min-observed", "8"}, 8},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,16 +84,16 @@ func TestPredictTopMinObserved(t *testing.T) {
 			}
 			for row := range m.Rows {
 				observed := m.ObservedCol[m.ObservedPtr[row]:m.ObservedPtr[row+1]]
-				var all []ranked
+				var all []posterior.Ranked
 				for j := range m.Cols {
 					if _, obs := slices.BinarySearch(observed, int32(j)); !obs && int(counts[j]) >= tc.min {
-						all = append(all, ranked{col: j, prediction: m.predictEntry(row, j, 0.9, mu)})
+						all = append(all, posterior.Ranked{Col: j, Prediction: m.Predict(row, j, 0.9)})
 					}
 				}
-				slices.SortStableFunc(all, func(a, b ranked) int { return cmp.Compare(b.Mean, a.Mean) })
+				slices.SortStableFunc(all, func(a, b posterior.Ranked) int { return cmp.Compare(b.Mean, a.Mean) })
 				for r, rec := range recs[row*n : (row+1)*n] {
-					want := append([]string{m.RowIDs[row], strconv.Itoa(r + 1), m.ColIDs[all[r].col]}, all[r].fields()...)
-					want = append(want, m.rangeFlag(all[r].Mean))
+					want := append([]string{m.RowIDs[row], strconv.Itoa(r + 1), m.ColIDs[all[r].Col]}, predictionFields(all[r].Prediction)...)
+					want = append(want, m.RangeFlag(all[r].Mean))
 					// The means are summed in the same order: equal exactly.
 					if !slices.Equal(rec, want) {
 						t.Fatalf("row %d, rank %d: %v, want %v", row, r+1, rec, want)
@@ -100,23 +101,5 @@ func TestPredictTopMinObserved(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestRangeFlag checks the flag at and beyond both ends of the range.
-func TestRangeFlag(t *testing.T) {
-	m := &fittedModel{modelHeader: modelHeader{TrainRange: []float64{0.5, 5}}}
-	for _, tc := range []struct {
-		mean float64
-		want string
-	}{
-		{0.49, "below"}, {0.5, "in"}, {3, "in"}, {5, "in"}, {5.01, "above"}, {7.68, "above"},
-	} {
-		if got := m.rangeFlag(tc.mean); got != tc.want {
-			t.Errorf("mean %v: %q, want %q", tc.mean, got, tc.want)
-		}
-	}
-	if got := (&fittedModel{}).rangeFlag(9); got != "" {
-		t.Errorf("without a recorded range: %q, want \"\"", got)
 	}
 }

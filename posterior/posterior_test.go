@@ -1,4 +1,4 @@
-package main
+package posterior
 
 import (
 	"math"
@@ -20,7 +20,7 @@ func TestStoredDraws(t *testing.T) {
 		{1, 5, 1, []int{4}},
 	}
 	for _, tt := range tests {
-		c := newDrawCollector(2, 2, 1, tt.chains, tt.kept, tt.max)
+		c := NewCollector(2, 2, 1, tt.chains, tt.kept, tt.max)
 		if per := min(tt.kept, tt.max/tt.chains); len(c.store) != per || !slices.Equal(c.store[:len(tt.want)], tt.want) || c.store[len(c.store)-1] != tt.kept-1 {
 			t.Errorf("%d chains of %d kept, at most %d: stored %v, want %d starting %v and ending at %d", tt.chains, tt.kept, tt.max, c.store, per, tt.want, tt.kept-1)
 		}
@@ -35,7 +35,7 @@ func TestPoolMatchesPermutedChains(t *testing.T) {
 	const m, n, k, kept = 7, 5, 3, 6
 	perm := []int{2, 0, 1} // chain 0's factor f is chain 1's factor perm[f]
 	rng := rand.New(rand.NewPCG(1, 1))
-	c := newDrawCollector(m, n, k, 2, kept, 100)
+	c := NewCollector(m, n, k, 2, kept, 100)
 	// Distinct factors: factor f has entries near f+1.
 	var direct [][]float64
 	for s := range kept {
@@ -62,7 +62,7 @@ func TestPoolMatchesPermutedChains(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	post := c.pool()
+	post := c.Pool()
 	if !slices.Equal(post.Permutations[1], perm) {
 		t.Fatalf("chain 1 matched by %v, want %v", post.Permutations[1], perm)
 	}

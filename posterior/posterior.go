@@ -1,4 +1,4 @@
-package main
+package posterior
 
 import (
 	"fmt"
@@ -8,12 +8,15 @@ import (
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
-// drawCollector is the bnmf.DrawRecorder of a fit: per chain, it keeps
+// Collector is the bnmf.DrawRecorder of a fit: per chain, it keeps
 // the running mean and variance (Welford 1962) of every entry of W and Z
 // over all kept sweeps, and copies of the few sweeps that the model file
 // stores. Memory: 2 (M + N) K float64s per chain for the moments, plus
 // (M + N) K + 1 per stored sample.
-type drawCollector struct {
+//
+// NewCollector makes one; set it as bnmf.Settings.Draws, run the chains,
+// then Pool.
+type Collector struct {
 	m, n, k int
 	// store lists, in increasing order, which of a chain's kept draws
 	// (counted from 0) are stored as samples.
@@ -41,13 +44,18 @@ type chainMoments struct {
 	samplesSigma2, allSigma2 []float64
 }
 
-// newDrawCollector returns a collector for chains chains that keep kept
+var (
+	_ bnmf.DrawRecorder  = (*Collector)(nil)
+	_ bnmf.DrawRestarter = (*Collector)(nil)
+)
+
+// NewCollector returns a collector for chains chains that keep kept
 // draws each, of an m x n matrix at rank k, storing at most maxSamples
 // samples over all chains: the same number from each chain, evenly
 // spaced over its kept draws and ending at its last.
-func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
-	per := storedSamples(chains, kept, maxSamples) / chains
-	c := &drawCollector{m: m, n: n, k: k, store: storePlan(kept, per), perChain: per, chains: make([]*chainMoments, chains)}
+func NewCollector(m, n, k, chains, kept, maxSamples int) *Collector {
+	per := StoredSamples(chains, kept, maxSamples) / chains
+	c := &Collector{m: m, n: n, k: k, store: storePlan(kept, per), perChain: per, chains: make([]*chainMoments, chains)}
 	for i := range c.chains {
 		c.chains[i] = &chainMoments{
 			meanW: make([]float64, m*k), m2W: make([]float64, m*k),
@@ -61,7 +69,7 @@ func newDrawCollector(m, n, k, chains, kept, maxSamples int) *drawCollector {
 // starts over, to keep kept draws, of which it stores as many as a chain
 // of the announced length would (never more: kept is at most the
 // announced number).
-func (c *drawCollector) RestartDraws(chain, kept int) error {
+func (c *Collector) RestartDraws(chain, kept int) error {
 	if chain < 0 || chain >= len(c.chains) || kept < 1 {
 		return fmt.Errorf("restarting chain %d of %d to keep %d draws", chain, len(c.chains), kept)
 	}
@@ -76,15 +84,15 @@ func (c *drawCollector) RestartDraws(chain, kept int) error {
 	return nil
 }
 
-// storedSamples returns how many samples a fit of chains chains, each
+// StoredSamples returns how many samples a fit of chains chains, each
 // keeping kept sweeps, stores when at most maxSamples are asked for: the
 // same number from every chain, at least one.
-func storedSamples(chains, kept, maxSamples int) int {
+func StoredSamples(chains, kept, maxSamples int) int {
 	return chains * max(1, min(kept, maxSamples/chains))
 }
 
 // RecordDraw implements bnmf.DrawRecorder.
-func (c *drawCollector) RecordDraw(d bnmf.Draw) error {
+func (c *Collector) RecordDraw(d bnmf.Draw) error {
 	if d.Chain < 0 || d.Chain >= len(c.chains) || len(d.W) != c.m*c.k || len(d.Zt) != c.n*c.k {
 		return fmt.Errorf("a draw of chain %d with %d and %d factor entries does not fit %d chains of a %d x %d matrix at rank %d",
 			d.Chain, len(d.W), len(d.Zt), len(c.chains), c.m, c.n, c.k)
@@ -114,12 +122,13 @@ func welford(mean, m2, x []float64, n int) {
 	}
 }
 
-// posterior is the pooled posterior of a fit, in the data's units.
-type posterior struct {
-	m, n, k int
+// Posterior is the pooled posterior of a fit, in the data's units.
+type Posterior struct {
+	// Rows (M), Cols (N) and Rank (K) are the shape of the fit.
+	Rows, Cols, Rank int
 	// MeanW, SDW (M x K) and MeanZ, SDZ (N x K: Z transposed) are the
 	// posterior means and standard deviations over every kept draw of
-	// every chain, after the chains' factors were matched (see pool).
+	// every chain, after the chains' factors were matched (see Pool).
 	MeanW, SDW, MeanZ, SDZ []float64
 	// SamplesW (M x K each), SamplesZ (N x K each, Z transposed) and
 	// SamplesSigma2 are the stored samples, chain by chain.
@@ -132,7 +141,7 @@ type posterior struct {
 	Permutations [][]int
 }
 
-// pool combines the chains' moments and samples. The posterior of NMF is
+// Pool combines the chains' moments and samples. The posterior of NMF is
 // unchanged when the K factors are permuted, so chains started apart
 // settle on different orders; averaging them factor by factor would mix
 // unrelated factors. Each chain's factors are therefore first matched to
@@ -144,9 +153,9 @@ type posterior struct {
 // (w_k c and z_k / c fit equally well), and only the prior pins it, so
 // the standard deviations include any disagreement in scale between
 // chains.
-func (c *drawCollector) pool() *posterior {
+func (c *Collector) Pool() *Posterior {
 	k := c.k
-	p := &posterior{m: c.m, n: c.n, k: k}
+	p := &Posterior{Rows: c.m, Cols: c.n, Rank: k}
 	first := c.chains[0]
 	for ci, ch := range c.chains {
 		perm := identity(k)
@@ -200,7 +209,7 @@ func poolMoments(chains []*chainMoments, of func(*chainMoments) (mean, m2 []floa
 }
 
 // matchFactors returns the permutation perm such that factor perm[k] of
-// ch best matches factor k of ref (see pool).
+// ch best matches factor k of ref (see Pool).
 func matchFactors(ref, ch *chainMoments, k int) []int {
 	cost := make([]float64, k*k)
 	for a := range k {
@@ -239,6 +248,7 @@ func permuteColumns(x []float64, perm []int, k int) {
 	}
 }
 
+// identity returns the identity permutation of k factors.
 func identity(k int) []int {
 	p := make([]int, k)
 	for i := range p {
@@ -247,10 +257,10 @@ func identity(k int) []int {
 	return p
 }
 
-// rescale maps a posterior of values divided by scale back to the
+// Rescale maps a posterior of values divided by scale back to the
 // values' units: W, its standard deviations and samples times scale (Z
 // keeps its scale), sigma^2 times scale^2.
-func (p *posterior) rescale(scale float64) {
+func (p *Posterior) Rescale(scale float64) {
 	if scale == 1 {
 		return
 	}

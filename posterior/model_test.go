@@ -1,9 +1,8 @@
-package main
+package posterior
 
 import (
 	"archive/zip"
 	"bytes"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,9 +12,9 @@ import (
 	"testing"
 )
 
-func testModel() *fittedModel {
-	return &fittedModel{
-		modelHeader: modelHeader{Model: "GRRN", Rank: 2, Rows: 3, Cols: 2, Samples: 2, Chains: 1, Scale: 1,
+func testModel() *Model {
+	return &Model{
+		Header: Header{Model: "GRRN", Rank: 2, Rows: 3, Cols: 2, Samples: 2, Chains: 1, Scale: 1,
 			RowIDs: []string{"a", "b", "c"}, ColIDs: []string{"x", "y"}},
 		W:           [][]float64{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}},
 		Zt:          [][]float64{{0.1, 0.2, 0.3, 0.4}, {0.5, 0.6, 0.7, 0.8}},
@@ -26,20 +25,20 @@ func testModel() *fittedModel {
 }
 
 func TestModelFileRoundTrip(t *testing.T) {
-	path := filepath.Join(t.TempDir(), modelFile)
+	path := filepath.Join(t.TempDir(), FileName)
 	var b bytes.Buffer
 	want := testModel()
-	if err := writeModel(&b, want); err != nil {
+	if err := want.Write(&b); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readModel(path)
+	got, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want.Format, want.Version = modelFormat, modelVersion
+	want.Format, want.Version = FileFormat, FileVersion
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("read\n%+v\nwant\n%+v", got, want)
 	}
@@ -52,7 +51,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 	}
 	// Equal models, equal bytes.
 	var again bytes.Buffer
-	if err := writeModel(&again, testModel()); err != nil {
+	if err := testModel().Write(&again); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), b.Bytes()) {
@@ -66,35 +65,35 @@ func TestModelFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		name   string
-		change func(m *fittedModel, members map[string][]byte)
+		change func(m *Model, members map[string][]byte)
 		want   string
 	}{
-		{"version", func(_ *fittedModel, mem map[string][]byte) {
+		{"version", func(_ *Model, mem map[string][]byte) {
 			mem["model.json"] = bytes.Replace(mem["model.json"], []byte(`"version": 1`), []byte(`"version": 2`), 1)
 		}, "format version 2; this bnmf reads version 1"},
-		{"missing member", func(_ *fittedModel, mem map[string][]byte) { delete(mem, "sigma2.npy") }, "sigma2.npy"},
-		{"ids", func(m *fittedModel, _ map[string][]byte) { m.RowIDs = m.RowIDs[:2] }, "with 2 row and 2 column ids"},
-		{"column index", func(m *fittedModel, _ map[string][]byte) { m.ObservedCol[2] = 5 }, "observed_indices.npy holds column 5 in row 2; the model has 2 columns"},
-		{"shape", func(m *fittedModel, _ map[string][]byte) { m.Samples = 3 }, "W.npy: npy: not a readable .npy file: shape [2 3 2], want [3 3 2]"},
+		{"missing member", func(_ *Model, mem map[string][]byte) { delete(mem, "sigma2.npy") }, "sigma2.npy"},
+		{"ids", func(m *Model, _ map[string][]byte) { m.RowIDs = m.RowIDs[:2] }, "with 2 row and 2 column ids"},
+		{"column index", func(m *Model, _ map[string][]byte) { m.ObservedCol[2] = 5 }, "observed_indices.npy holds column 5 in row 2; the model has 2 columns"},
+		{"shape", func(m *Model, _ map[string][]byte) { m.Samples = 3 }, "W.npy: npy: not a readable .npy file: shape [2 3 2], want [3 3 2]"},
 		// The CSR offsets: the first is 0, none decreases, none passes the
 		// entry count (the last), and the columns are valid and
 		// increasing. Without these checks predict slices out of range.
-		{"negative first offset", func(m *fittedModel, _ map[string][]byte) { m.ObservedPtr[0] = -1 }, "observed_indptr.npy starts at -1, not 0"},
-		{"offset overshoots", func(m *fittedModel, _ map[string][]byte) { m.ObservedPtr[1] = 4 }, "observed_indptr.npy: row 0 ends at entry 4, past the 3 entries"},
-		{"offset decreases", func(m *fittedModel, _ map[string][]byte) { m.ObservedPtr[1], m.ObservedPtr[2] = 2, 1 }, "observed_indptr.npy decreases at row 1 (from 2 to 1)"},
-		{"column index equals columns", func(m *fittedModel, _ map[string][]byte) { m.ObservedCol[2] = 2 }, "observed_indices.npy holds column 2 in row 2; the model has 2 columns"},
-		{"negative column index", func(m *fittedModel, _ map[string][]byte) { m.ObservedCol[0] = -1 }, "observed_indices.npy holds column -1 in row 0"},
-		{"columns not increasing", func(m *fittedModel, _ map[string][]byte) { m.ObservedCol[0], m.ObservedCol[1] = 1, 0 }, "observed_indices.npy: row 0's columns are not increasing (1, then 0)"},
+		{"negative first offset", func(m *Model, _ map[string][]byte) { m.ObservedPtr[0] = -1 }, "observed_indptr.npy starts at -1, not 0"},
+		{"offset overshoots", func(m *Model, _ map[string][]byte) { m.ObservedPtr[1] = 4 }, "observed_indptr.npy: row 0 ends at entry 4, past the 3 entries"},
+		{"offset decreases", func(m *Model, _ map[string][]byte) { m.ObservedPtr[1], m.ObservedPtr[2] = 2, 1 }, "observed_indptr.npy decreases at row 1 (from 2 to 1)"},
+		{"column index equals columns", func(m *Model, _ map[string][]byte) { m.ObservedCol[2] = 2 }, "observed_indices.npy holds column 2 in row 2; the model has 2 columns"},
+		{"negative column index", func(m *Model, _ map[string][]byte) { m.ObservedCol[0] = -1 }, "observed_indices.npy holds column -1 in row 0"},
+		{"columns not increasing", func(m *Model, _ map[string][]byte) { m.ObservedCol[0], m.ObservedCol[1] = 1, 0 }, "observed_indices.npy: row 0's columns are not increasing (1, then 0)"},
 		// Damaged numbers and ids.
-		{"NaN sigma2", func(m *fittedModel, _ map[string][]byte) { m.Sigma2[1] = math.NaN() }, "sigma2.npy: sample 1 is NaN; sigma^2 must be positive and finite"},
-		{"negative sigma2", func(m *fittedModel, _ map[string][]byte) { m.Sigma2[0] = -0.25 }, "sigma2.npy: sample 0 is -0.25; sigma^2 must be positive and finite"},
-		{"zero sigma2", func(m *fittedModel, _ map[string][]byte) { m.Sigma2[0] = 0 }, "sigma2.npy: sample 0 is 0; sigma^2 must be positive and finite"},
-		{"NaN in W", func(m *fittedModel, _ map[string][]byte) { m.W[1][3] = math.NaN() }, "W.npy: sample 1 holds NaN"},
-		{"infinity in Z", func(m *fittedModel, _ map[string][]byte) { m.Zt[0][1] = math.Inf(1) }, "Z.npy: sample 0 holds +Inf"},
-		{"duplicate row id", func(m *fittedModel, _ map[string][]byte) { m.RowIDs[2] = "a" }, `model.json: row_ids: "a" is given twice (rows 1 and 3)`},
-		{"duplicate column id", func(m *fittedModel, _ map[string][]byte) { m.ColIDs[1] = "x" }, `model.json: col_ids: "x" is given twice (columns 1 and 2)`},
-		{"scale", func(m *fittedModel, _ map[string][]byte) { m.Scale = -2 }, "model.json: scale -2 must be positive and finite"},
-		{"trailing bytes", func(_ *fittedModel, mem map[string][]byte) {
+		{"NaN sigma2", func(m *Model, _ map[string][]byte) { m.Sigma2[1] = math.NaN() }, "sigma2.npy: sample 1 is NaN; sigma^2 must be positive and finite"},
+		{"negative sigma2", func(m *Model, _ map[string][]byte) { m.Sigma2[0] = -0.25 }, "sigma2.npy: sample 0 is -0.25; sigma^2 must be positive and finite"},
+		{"zero sigma2", func(m *Model, _ map[string][]byte) { m.Sigma2[0] = 0 }, "sigma2.npy: sample 0 is 0; sigma^2 must be positive and finite"},
+		{"NaN in W", func(m *Model, _ map[string][]byte) { m.W[1][3] = math.NaN() }, "W.npy: sample 1 holds NaN"},
+		{"infinity in Z", func(m *Model, _ map[string][]byte) { m.Zt[0][1] = math.Inf(1) }, "Z.npy: sample 0 holds +Inf"},
+		{"duplicate row id", func(m *Model, _ map[string][]byte) { m.RowIDs[2] = "a" }, `model.json: row_ids: "a" is given twice (rows 1 and 3)`},
+		{"duplicate column id", func(m *Model, _ map[string][]byte) { m.ColIDs[1] = "x" }, `model.json: col_ids: "x" is given twice (columns 1 and 2)`},
+		{"scale", func(m *Model, _ map[string][]byte) { m.Scale = -2 }, "model.json: scale -2 must be positive and finite"},
+		{"trailing bytes", func(_ *Model, mem map[string][]byte) {
 			mem["sigma2.npy"] = append(mem["sigma2.npy"], make([]byte, 8)...)
 		}, "sigma2.npy: 8 bytes after the data"},
 	}
@@ -104,7 +103,7 @@ func TestModelFileErrors(t *testing.T) {
 			members := map[string][]byte{}
 			tt.change(m, members)
 			var b bytes.Buffer
-			if err := writeModel(&b, m); err != nil {
+			if err := m.Write(&b); err != nil {
 				t.Fatal(err)
 			}
 			if len(members) > 0 || tt.name == "missing member" {
@@ -114,7 +113,7 @@ func TestModelFileErrors(t *testing.T) {
 			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := readModel(path)
+			_, err := Read(path)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("error %v, want one naming the file and containing %q", err, tt.want)
 			}
@@ -123,7 +122,7 @@ func TestModelFileErrors(t *testing.T) {
 }
 
 // rewriteMembers applies change to the members of the zip archive b.
-func rewriteMembers(t *testing.T, b []byte, change func(*fittedModel, map[string][]byte)) bytes.Buffer {
+func rewriteMembers(t *testing.T, b []byte, change func(*Model, map[string][]byte)) bytes.Buffer {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
@@ -166,14 +165,14 @@ func rewriteMembers(t *testing.T, b []byte, change func(*fittedModel, map[string
 }
 
 // modelBytes returns testModel, changed by change, as a model file.
-func modelBytes(t *testing.T, change func(*fittedModel)) []byte {
+func modelBytes(t *testing.T, change func(*Model)) []byte {
 	t.Helper()
 	m := testModel()
 	if change != nil {
 		change(m)
 	}
 	var b bytes.Buffer
-	if err := writeModel(&b, m); err != nil {
+	if err := m.Write(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -234,7 +233,7 @@ func TestModelFileDamage(t *testing.T) {
 			if err := os.WriteFile(path, tt.damage(t, modelBytes(t, nil)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := readModel(path)
+			_, err := Read(path)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("error %v, want one naming the file and containing %q", err, tt.want)
 			}
@@ -258,7 +257,7 @@ func TestModelFileSizeClaims(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := rewriteMembers(t, modelBytes(t, nil), func(_ *fittedModel, mem map[string][]byte) {
+			b := rewriteMembers(t, modelBytes(t, nil), func(_ *Model, mem map[string][]byte) {
 				j := mem["model.json"]
 				j = bytes.Replace(j, []byte(`"rank": 2,`), nil, 1)
 				mem["model.json"] = bytes.Replace(j, []byte(`"samples": 2`), []byte(tt.header), 1)
@@ -269,7 +268,7 @@ func TestModelFileSizeClaims(t *testing.T) {
 			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, err := readModel(path)
+			_, err := Read(path)
 			runtime.ReadMemStats(&after)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
@@ -302,121 +301,4 @@ func zipReader(t *testing.T, b []byte) *zip.Reader {
 		t.Fatal(err)
 	}
 	return zr
-}
-
-// FuzzReadModel checks that no model file makes the reader panic or
-// accept sizes the file does not back, and that a file it accepts can be
-// predicted from without a panic. Its inputs are whole archives, whose
-// CRC-32s a random change rarely keeps; FuzzModelMembers fuzzes the
-// members of an archive built around them.
-func FuzzReadModel(f *testing.F) {
-	for _, b := range fuzzSeeds(f) {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		for i, name := range modelMemberNames {
-			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store, Modified: zipTime})
-			if err != nil {
-				f.Fatal(err)
-			}
-			if _, err := w.Write(b[i]); err != nil {
-				f.Fatal(err)
-			}
-		}
-		if err := zw.Close(); err != nil {
-			f.Fatal(err)
-		}
-		f.Add(buf.Bytes())
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecoded(t, data)
-	})
-}
-
-// FuzzModelMembers is FuzzReadModel with the six members fuzzed and the
-// archive built around them, so that the checks on model.json, the
-// arrays and the observed entries are reached.
-func FuzzModelMembers(f *testing.F) {
-	for _, b := range fuzzSeeds(f) {
-		f.Add(b[0], b[1], b[2], b[3], b[4], b[5])
-	}
-	f.Fuzz(func(t *testing.T, header, w, z, sigma2, indptr, indices []byte) {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		for i, data := range [][]byte{header, w, z, sigma2, indptr, indices} {
-			fw, err := zw.CreateHeader(&zip.FileHeader{Name: modelMemberNames[i], Method: zip.Store})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := fw.Write(data); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		checkDecoded(t, buf.Bytes())
-	})
-}
-
-// modelMemberNames are the members of a model file, in writeModel's order.
-var modelMemberNames = []string{"model.json", "W.npy", "Z.npy", "sigma2.npy", "observed_indptr.npy", "observed_indices.npy"}
-
-// fuzzSeeds returns the members of two good model files: testModel, and
-// its first sample alone.
-func fuzzSeeds(f *testing.F) [][][]byte {
-	one := testModel()
-	one.Samples, one.W, one.Zt, one.Sigma2 = 1, one.W[:1], one.Zt[:1], one.Sigma2[:1]
-	var seeds [][][]byte
-	for _, m := range []*fittedModel{testModel(), one} {
-		var b bytes.Buffer
-		if err := writeModel(&b, m); err != nil {
-			f.Fatal(err)
-		}
-		zr, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
-		if err != nil {
-			f.Fatal(err)
-		}
-		members := make([][]byte, len(modelMemberNames))
-		for i, name := range modelMemberNames {
-			r, err := zr.Open(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			if members[i], err = io.ReadAll(r); err != nil {
-				f.Fatal(err)
-			}
-		}
-		seeds = append(seeds, members)
-	}
-	return seeds
-}
-
-// checkDecoded decodes the model file data and, if it is accepted,
-// checks that the sizes model.json gives are backed by data and predicts
-// from it: a ranking of row 0 by the lower end, which walks the row's
-// observed entries, and a prediction of the first entries.
-func checkDecoded(t *testing.T, data []byte) {
-	t.Helper()
-	m, err := decodeModel(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		if m != nil {
-			t.Fatal("a model and an error")
-		}
-		return
-	}
-	if len(m.W) != m.Samples || len(m.Zt) != m.Samples || len(m.Sigma2) != m.Samples ||
-		len(m.ObservedPtr) != m.Rows+1 || int64(len(m.ObservedCol)) != m.ObservedPtr[m.Rows] {
-		t.Fatalf("sizes disagree: %d samples, %d %d %d arrays, %d offsets, %d entries",
-			m.Samples, len(m.W), len(m.Zt), len(m.Sigma2), len(m.ObservedPtr), len(m.ObservedCol))
-	}
-	if n := 8 * m.Samples * m.Rank * (m.Rows + m.Cols); n > len(data) {
-		t.Fatalf("%d bytes of samples from a file of %d", n, len(data))
-	}
-	m.topColumns(0, topOptions{n: 2, level: 0.9, byLower: true}, newTopScratch(m))
-	mu := make([]float64, m.Samples)
-	for i := range min(m.Rows, 8) {
-		for j := range min(m.Cols, 8) {
-			m.predictEntry(i, j, 0.9, mu)
-		}
-	}
 }

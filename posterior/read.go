@@ -1,4 +1,4 @@
-package main
+package posterior
 
 import (
 	"archive/zip"
@@ -11,12 +11,11 @@ import (
 	"math"
 	"os"
 
-	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/internal/npy"
 )
 
-// readModel reads the model file at path and checks that its parts agree.
-func readModel(path string) (*fittedModel, error) {
+// Read reads the model file at path and checks that its parts agree.
+func Read(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -26,25 +25,25 @@ func readModel(path string) (*fittedModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeModel(f, fi.Size())
+	m, err := Decode(f, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
 }
 
-// errDamaged wraps the errors of a model file whose bytes or numbers are
+// ErrDamaged wraps the errors of a model file whose bytes or numbers are
 // damaged, as opposed to one of another format or version.
-var errDamaged = errors.New("damaged model file")
+var ErrDamaged = errors.New("damaged model file")
 
-// decodeModel reads a model file of size bytes from r and checks that its
+// Decode reads a model file of size bytes from r and checks that its
 // parts agree: every array has the shape model.json gives, the CSR
 // offsets and columns are in range and increasing, the ids distinct, the
 // samples finite and sigma^2 positive. Every member is read to its end,
 // so that the archive's CRC-32 checks it, and every size that model.json
 // gives is checked against the bytes its member can hold before anything
 // is allocated for it.
-func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
+func Decode(r io.ReaderAt, size int64) (*Model, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, err
@@ -53,7 +52,7 @@ func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
 		return fmt.Errorf("not a model file of this version of bnmf: %s", fmt.Sprintf(format, args...))
 	}
 	damaged := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", errDamaged, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", ErrDamaged, fmt.Sprintf(format, args...))
 	}
 	members := map[string]*zip.File{}
 	for _, f := range zr.File {
@@ -67,18 +66,18 @@ func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &fittedModel{}
+	m := &Model{}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m.modelHeader); err != nil {
+	if err := dec.Decode(&m.Header); err != nil {
 		return nil, bad("model.json: %v", err)
 	}
-	h := m.modelHeader
+	h := m.Header
 	switch {
-	case h.Format != modelFormat:
-		return nil, bad("model.json names format %q, want %q", h.Format, modelFormat)
-	case h.Version != modelVersion:
-		return nil, bad("format version %d; this bnmf reads version %d (fit the model again)", h.Version, modelVersion)
+	case h.Format != FileFormat:
+		return nil, bad("model.json names format %q, want %q", h.Format, FileFormat)
+	case h.Version != FileVersion:
+		return nil, bad("format version %d; this bnmf reads version %d (fit the model again)", h.Version, FileVersion)
 	case h.Rank < 1 || h.Rows < 1 || h.Cols < 1 || h.Samples < 1 || len(h.RowIDs) != h.Rows || len(h.ColIDs) != h.Cols:
 		return nil, bad("model.json: rank %d, %d x %d with %d row and %d column ids, %d samples",
 			h.Rank, h.Rows, h.Cols, len(h.RowIDs), len(h.ColIDs), h.Samples)
@@ -109,15 +108,13 @@ func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
 	if m.Sigma2, err = readArray[float64](zm, "sigma2.npy", []int{s}); err != nil {
 		return nil, err
 	}
-	if spec, ok := bnmf.Lookup(h.Model); ok {
-		m.poisson = spec.Family == bnmf.Poisson
-	}
+	poisson := m.Poisson()
 	for i, v := range m.Sigma2 {
 		// A Poisson model has no sigma^2 and stores zeros.
-		if m.poisson && v != 0 {
+		if poisson && v != 0 {
 			return nil, damaged("sigma2.npy: sample %d is %v; a Poisson model stores 0", i, v)
 		}
-		if !m.poisson && (!(v > 0) || math.IsInf(v, 1)) {
+		if !poisson && (!(v > 0) || math.IsInf(v, 1)) {
 			return nil, damaged("sigma2.npy: sample %d is %v; sigma^2 must be positive and finite", i, v)
 		}
 	}
@@ -140,7 +137,7 @@ func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
 	mk, nk := h.Rows*k, h.Cols*k
 	for i := range s {
 		m.W = append(m.W, w[i*mk:(i+1)*mk])
-		m.Zt = append(m.Zt, transpose(z[i*nk:(i+1)*nk], k, h.Cols))
+		m.Zt = append(m.Zt, Transpose(z[i*nk:(i+1)*nk], k, h.Cols))
 	}
 	return m, nil
 }
@@ -249,9 +246,9 @@ func (zm modelMembers) readAll(name string) ([]byte, error) {
 // readError describes an error met while reading member name.
 func readError(name string, err error) error {
 	if errors.Is(err, zip.ErrChecksum) {
-		return fmt.Errorf("%w: %s: %v (its bytes do not match the archive's CRC-32)", errDamaged, name, err)
+		return fmt.Errorf("%w: %s: %v (its bytes do not match the archive's CRC-32)", ErrDamaged, name, err)
 	}
-	return fmt.Errorf("%w: %s: %v", errDamaged, name, err)
+	return fmt.Errorf("%w: %s: %v", ErrDamaged, name, err)
 }
 
 // readArray reads the .npy member name, which must have the given shape
@@ -267,12 +264,12 @@ func readArray[T npy.Elem](zm modelMembers, name string, shape []int) ([]T, erro
 	n := elem
 	for _, d := range shape {
 		if d < 0 || (d > 0 && n > math.MaxInt64/uint64(d)) {
-			return nil, fmt.Errorf("%w: %s: model.json's shape %v is too large", errDamaged, name, shape)
+			return nil, fmt.Errorf("%w: %s: model.json's shape %v is too large", ErrDamaged, name, shape)
 		}
 		n *= uint64(d)
 	}
 	if c := zm.capacity(f); n > c {
-		return nil, fmt.Errorf("%w: %s: model.json's shape %v needs %d bytes of data; the member holds %d", errDamaged, name, shape, n, c)
+		return nil, fmt.Errorf("%w: %s: model.json's shape %v needs %d bytes of data; the member holds %d", ErrDamaged, name, shape, n, c)
 	}
 	data, err := npy.ReadShape[T](rc, shape)
 	if err != nil {
@@ -286,7 +283,7 @@ func readArray[T npy.Elem](zm modelMembers, name string, shape []int) ([]T, erro
 	case err != nil:
 		return nil, readError(name, err)
 	case extra > 0:
-		return nil, fmt.Errorf("%w: %s: %d bytes after the data of shape %v", errDamaged, name, extra, shape)
+		return nil, fmt.Errorf("%w: %s: %d bytes after the data of shape %v", ErrDamaged, name, extra, shape)
 	}
 	return data, nil
 }
