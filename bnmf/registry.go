@@ -136,14 +136,16 @@ func DefaultNames() []string {
 }
 
 // Lookup returns the Spec of the model with the given name, or false when
-// there is none.
+// there is none. A Gaussian-likelihood model's name with BiasSuffix, such
+// as "GRRN+b", names the model with offsets (Biased), whose Spec is the
+// model's own with that name.
 func Lookup(name string) (Spec, bool) {
 	for _, s := range Specs() {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return Spec{}, false
+	return biasedSpec(name)
 }
 
 // ByName returns the model with the given name (as returned by Names) and
@@ -184,6 +186,16 @@ func ModelsWithParam(key string) []string {
 // It panics with a "bnmf: ..." message if the Spec's Zero has no field a
 // Param names, a mistake in the Spec.
 func (s Spec) Configure(values map[string]any) (Model, error) {
+	if b, ok := s.Zero.(Biased); ok {
+		inner := s
+		inner.Zero = b.Model
+		m, err := inner.Configure(values)
+		if err != nil {
+			return nil, err
+		}
+		b.Model = m
+		return b, nil
+	}
 	zero := reflect.ValueOf(s.Zero)
 	m := reflect.New(zero.Type()).Elem()
 	m.Set(zero)
