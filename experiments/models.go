@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
@@ -19,6 +20,12 @@ import (
 // not have is an error.
 type ModelConfig struct {
 	Name string `yaml:"name"`
+	// Biases, when true, adds the offsets mu + b_i + c_j to a
+	// Gaussian-likelihood model (bnmf.Biased, with the offsets' default
+	// hyperparameters); the model is then named with bnmf.BiasSuffix in
+	// records and reports ("GRRN+b"), so that a study may run a model
+	// with and without them. It enters the config's hash only when set.
+	Biases bool `yaml:"biases"`
 	// Hyperparameters maps a hyperparameter's config key to its value: a
 	// number, or a name for a choice such as NMF's objective.
 	Hyperparameters map[string]any `yaml:",inline"`
@@ -34,6 +41,14 @@ func (c *Config) validateModel(i int) error {
 	spec, ok := bnmf.Lookup(m.Name)
 	if !ok {
 		return c.errorf(key+".name", "unknown model %q; the models are %v", m.Name, bnmf.Names())
+	}
+	if m.Biases {
+		if _, isBiased := spec.Zero.(bnmf.Biased); isBiased {
+			return c.errorf(key+".biases", "%s already has offsets; write name: %s with biases: true, or name: %s alone", m.Name, strings.TrimSuffix(m.Name, bnmf.BiasSuffix), m.Name)
+		}
+		if !bnmf.AcceptsBiases(spec.Zero) {
+			return c.errorf(key+".biases", "%s has no Gaussian likelihood; biases apply only to the Gaussian-likelihood models", m.Name)
+		}
 	}
 	if _, err := spec.Configure(m.Hyperparameters); err != nil {
 		var pe *bnmf.ParamError
@@ -61,7 +76,20 @@ func (m *ModelConfig) Model() (bnmf.Model, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown model %q; the models are %v", m.Name, bnmf.Names())
 	}
-	return spec.Configure(m.Hyperparameters)
+	model, err := spec.Configure(m.Hyperparameters)
+	if err != nil || !m.Biases {
+		return model, err
+	}
+	return bnmf.WithBiases(model), nil
+}
+
+// Key returns the name of the model that m describes in records and
+// reports: Name, with bnmf.BiasSuffix when Biases is set.
+func (m *ModelConfig) Key() string {
+	if m.Biases {
+		return m.Name + bnmf.BiasSuffix
+	}
+	return m.Name
 }
 
 // hashJSON encodes m for Config.Hash: an object holding Name and then each
@@ -93,6 +121,10 @@ func (m *ModelConfig) hashJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, ",%q:", p.Field)
 		b.Write(enc)
+	}
+	if m.Biases {
+		// Only when set, so that every other config keeps its hash.
+		b.WriteString(`,"Biases":true`)
 	}
 	b.WriteString("}")
 	return b.Bytes(), nil
