@@ -48,7 +48,9 @@ func (res *fitResult) fittedModel() *fittedModel {
 			TrainRange: []float64{res.prob.valueMin, res.prob.valueMax},
 		},
 		W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
+		Mu: p.SamplesMu, B: p.SamplesB, C: p.SamplesC,
 	}
+	m.Offsets = m.B != nil
 	m.ObservedPtr = make([]int64, r.Rows+1)
 	m.ObservedCol = make([]int32, len(r.Entries))
 	for i, e := range r.Entries { // sorted by row, then column
@@ -222,6 +224,7 @@ func (res *fitResult) writeFiles(dir string) error {
 		{"trace.png", res.writeTrace},
 		{modelFile, func(w io.Writer) error { return writeModel(w, res.fittedModel()) }},
 	}
+	files = append(files, res.offsetFiles()...)
 	if res.prob.heldOut {
 		files = append(files, []struct {
 			name  string

@@ -23,6 +23,8 @@ import (
 //	sigma2.npy             S samples of sigma^2, '<f8'
 //	observed_indptr.npy    M + 1 row offsets of the observed entries, '<i8'
 //	observed_indices.npy   |Omega| column indices, row by row, '<i4'
+//	mu.npy, b.npy, c.npy   with offsets (model.json's offsets): S samples
+//	                       of mu, S x M of b, S x N of c, '<f8'
 //
 // S is the number of stored samples (at most --samples, 100 by default,
 // taken evenly from every chain's kept sweeps), all in the data's own
@@ -57,6 +59,10 @@ type modelHeader struct {
 	// TrainRange is the smallest and the largest training value, in the
 	// data's units (absent from older files).
 	TrainRange []float64 `json:"train_range,omitempty"`
+	// Offsets is set when the model has offsets mu + b_i + c_j
+	// (mu.npy, b.npy, c.npy); absent from other files, which are then
+	// what they were before offsets existed.
+	Offsets bool `json:"offsets,omitempty"`
 }
 
 // fittedModel is the content of a model file.
@@ -71,6 +77,9 @@ type fittedModel struct {
 	// increasing.
 	ObservedPtr []int64
 	ObservedCol []int32
+	// With Offsets: each sample's mu, b (M) and c (N).
+	Mu   []float64
+	B, C [][]float64
 }
 
 // zipTime is the modification time of every archive member, fixed so
@@ -106,6 +115,7 @@ func writeModel(w io.Writer, m *fittedModel) error {
 		member("sigma2.npy", func(w io.Writer) error { return npy.Write(w, []int{s}, m.Sigma2) }),
 		member("observed_indptr.npy", func(w io.Writer) error { return npy.Write(w, []int{mm + 1}, m.ObservedPtr) }),
 		member("observed_indices.npy", func(w io.Writer) error { return npy.Write(w, []int{len(m.ObservedCol)}, m.ObservedCol) }),
+		writeOffsets(member, m),
 		zw.Close(),
 	)
 	if err != nil {

@@ -165,7 +165,7 @@ type prediction struct {
 func (m *fittedModel) predictEntry(row, col int, a float64, mu []float64) prediction {
 	k := m.Rank
 	for s := range m.W {
-		mu[s] = floats.Dot(m.W[s][row*k:(row+1)*k], m.Zt[s][col*k:(col+1)*k])
+		mu[s] = floats.Dot(m.W[s][row*k:(row+1)*k], m.Zt[s][col*k:(col+1)*k]) + m.offset(s, row, col)
 	}
 	mix := predictive.Mixture{Mu: mu, Sigma2: m.Sigma2}
 	lo, hi := mix.Interval(a, 0)
@@ -241,7 +241,7 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 		wm := w[row*k : (row+1)*k]
 		zt := m.Zt[s]
 		for j := range m.Cols {
-			d := floats.Dot(wm, zt[j*k:(j+1)*k])
+			d := floats.Dot(wm, zt[j*k:(j+1)*k]) + m.offset(s, row, j)
 			mean[j] += d * inv
 			if o.byLower {
 				sq[j] += d * d * inv
