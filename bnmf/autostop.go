@@ -37,6 +37,9 @@ type AutoStop struct {
 	Sigma2      Convergence  `json:"sigma2"`
 	TestMSE     *Convergence `json:"test_mse,omitempty"`
 	Predictions *Convergence `json:"predictions,omitempty"`
+	// LogLikelihood stands in for sigma^2 in chains that have none (a
+	// Poisson likelihood's, whose sigma^2 is 0 at every sweep).
+	LogLikelihood *Convergence `json:"log_likelihood,omitempty"`
 	// MaxSigma2OverVariance is as in Diagnostics.
 	MaxSigma2OverVariance float64 `json:"max_sigma2_over_variance"`
 }
@@ -63,7 +66,8 @@ func (r AutoRule) Stop(c *Chains) (bool, error) {
 // against the variance of the training values, and gives the verdict
 // under th with the cap maxSweeps. A quantity all of whose diagnostics
 // are undefined (constant draws, as the held-out MSE of an unchanging
-// chain) is left out; sigma^2 never is.
+// chain) is left out; sigma^2 never is, except in chains that have none
+// (a Poisson likelihood), whose log-likelihood takes its place.
 func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) *AutoStop {
 	th = th.resolved()
 	first := c.Results[0]
@@ -75,6 +79,11 @@ func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) 
 	}
 	a.Sigma2 = of(func(r *Result, i int) float64 { return r.Trace[i].Sigma2 })
 	watched := []*Convergence{&a.Sigma2}
+	if noSigma2(c, kept) {
+		ll := of(func(r *Result, i int) float64 { return r.Trace[i].LogLikelihood })
+		a.LogLikelihood = &ll
+		watched[0] = a.LogLikelihood
+	}
 	if len(first.Settings.Test) > 0 {
 		m := of(func(r *Result, i int) float64 { return r.Trace[i].TestMSE })
 		a.TestMSE = &m
@@ -92,6 +101,19 @@ func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) 
 		a.Verdict = Converged
 	}
 	return a
+}
+
+// noSigma2 reports whether every kept sigma^2 of the chains is 0: a model
+// without one (a Poisson likelihood).
+func noSigma2(c *Chains, kept []int) bool {
+	for _, r := range c.Results {
+		for _, i := range kept {
+			if r.Trace[i].Sigma2 != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // enough reports whether every quantity qs[0] and every defined one of
@@ -118,6 +140,9 @@ func (a *AutoStop) Warnings(tracked string, th Thresholds) []string {
 	switch a.Verdict {
 	case NotConverged:
 		parts := []string{"sigma^2 " + a.Sigma2.String()}
+		if a.LogLikelihood != nil {
+			parts = []string{"log-likelihood " + a.LogLikelihood.String()}
+		}
 		if a.TestMSE != nil {
 			parts = append(parts, tracked+" MSE "+a.TestMSE.String())
 		}

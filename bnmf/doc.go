@@ -16,6 +16,11 @@
 //     RN-scaled-normal-Gamma prior (the paper's proposal);
 //   - NMF: Lee-Seung multiplicative updates restricted to observed entries.
 //
+// PGG and PGGG (Brouwer and Lio 2017) model counts instead: a_mn ~
+// Poi(w_m . z_n) with Gamma priors (PGGG: with Gamma hyperpriors on each
+// row's and column's rate), sampled by splitting each count over the K
+// factors; a Spec's Family says which likelihood a model has.
+//
 // Gamma densities are written with shape and rate throughout:
 // Gamma(x | alpha, beta) = beta^alpha / Gamma(alpha) x^(alpha-1) exp(-beta x).
 // The inverse-Gamma prior on sigma^2 is InvGamma(alpha, beta) with shape

@@ -12,7 +12,8 @@ type Draw struct {
 	// alias the chain's state and hold the sample only during the call
 	// to RecordDraw: copy what you keep, and never write to them.
 	W, Zt []float64
-	// Sigma2 is the sample of the noise variance sigma^2.
+	// Sigma2 is the sample of the noise variance sigma^2 (0 for the
+	// Poisson models).
 	Sigma2 float64
 	// With offsets (Biased), Mu, B (one per row) and C (one per column)
 	// are the samples of mu, b and c, B and C aliasing the state like W;

@@ -251,7 +251,7 @@ func TestBiasedResidualsExact(t *testing.T) {
 // knows the biased names of the Gaussian ones.
 func TestBiasesRefused(t *testing.T) {
 	train, _, _ := planted(t, 10, 12, 2, 0.6, 0.1, 1)
-	for _, m := range []Model{NMF{}, Bias{}, GlobalMean{}} {
+	for _, m := range []Model{NMF{}, Bias{}, GlobalMean{}, PGG{}, PGGG{}} {
 		_, err := Run(context.Background(), WithBiases(m), train, Settings{Rank: 2, Sweeps: 3})
 		if err == nil || !strings.Contains(err.Error(), "has no Gaussian likelihood") {
 			t.Errorf("%s: got error %v, want one saying it has no Gaussian likelihood", m.Name(), err)

@@ -30,6 +30,8 @@ func Specs() []Spec {
 		glliSpec(),
 		geeaSpec(),
 		gegSpec(),
+		pggSpec(),
+		pgggSpec(),
 	}
 }
 
@@ -61,6 +63,10 @@ type Spec struct {
 	// intervals of its predictions may be negative even for nonnegative
 	// data. A model with RealValued false is a nonnegative factorisation.
 	RealValued bool
+	// Family is the model's likelihood family: Gaussian (the zero value)
+	// or Poisson, whose models need counts and whose predictive
+	// distributions are mixtures of Poissons.
+	Family Family
 	// PointEstimate reports that the model is an optimiser or a rule
 	// (NMF, the baselines) with no posterior to sample, as
 	// Result.PointEstimate says after a run: it sends no Draws and gets

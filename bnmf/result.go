@@ -24,7 +24,7 @@ type Result struct {
 	// TrainMSE is the training MSE of the final sample.
 	TrainMSE float64
 	// Sigma2Mean is the posterior mean of sigma^2 over the kept sweeps (0 for
-	// NMF).
+	// NMF and the Poisson models).
 	Sigma2Mean float64
 
 	// PredictiveMean is, for each test entry in the order of
@@ -34,7 +34,9 @@ type Result struct {
 	// PredictiveVariance is, for each test entry, the variance of
 	// w_m . z_n over the kept sweeps (the spread of the predicted mean, not
 	// including the noise variance sigma^2). The posterior predictive
-	// variance of a new observation at that entry is this plus Sigma2Mean.
+	// variance of a new observation at that entry is this plus Sigma2Mean,
+	// or for a model with a Poisson likelihood (whose w_m . z_n is the
+	// count's rate) this plus PredictiveMean.
 	PredictiveVariance []float64
 	// PosteriorMeanProduct is, for each test entry, the prediction of the
 	// product of the posterior means E[W] E[Z]: the estimator of the

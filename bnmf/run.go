@@ -119,6 +119,13 @@ func startRun(model Model, train *Matrix, s Settings) (*runState, error) {
 	if err != nil {
 		return nil, err
 	}
+	if familyOf(ch) == Poisson {
+		for i, e := range s.Test {
+			if !isCount(e.Value) {
+				return nil, fmt.Errorf("bnmf: test entry %d (%d, %d, %v) is not a count; %s's Poisson likelihood scores nonnegative integers", i, e.Row, e.Col, e.Value, model.Name())
+			}
+		}
+	}
 	if st, ok := ch.(sigma2Starter); ok {
 		st.setSigma2Start(s.Sigma2Start)
 	}
@@ -176,7 +183,7 @@ func (r *runState) advance(ctx context.Context, to int) error {
 			TrainMSE:      ss / float64(r.train.Len()),
 			TestMSE:       r.testMSE,
 			Sigma2:        sigma2,
-			LogLikelihood: logLikelihood(ss, sigma2, r.train.Len(), ch.pointEstimate()),
+			LogLikelihood: chainLogLikelihood(ch, ss, sigma2, r.train.Len()),
 			Elapsed:       time.Since(r.start),
 		}
 		r.res.Trace = append(r.res.Trace, st)
@@ -270,6 +277,16 @@ func emptyLines(train *Matrix, point bool) (rows, cols int, warnings []string) {
 	return rows, cols, []string{fmt.Sprintf("%d of %d rows and %d of %d columns have no training entries; %s", rows, m, cols, n, what)}
 }
 
+// chainLogLikelihood returns the log-likelihood of the training entries
+// under ch's current state, whose squared residuals sum to ss: the
+// chain's own for a non-Gaussian likelihood, logLikelihood otherwise.
+func chainLogLikelihood(ch chain, ss, sigma2 float64, n int) float64 {
+	if f, ok := ch.(familyChain); ok {
+		return f.logLikelihood()
+	}
+	return logLikelihood(ss, sigma2, n, ch.pointEstimate())
+}
+
 // logLikelihood returns the Gaussian log-likelihood of n observed entries
 // whose squared residuals sum to ss under noise variance sigma2, or NaN
 // for a point estimate, which has no likelihood.
@@ -314,6 +331,9 @@ type summary struct {
 	// without offsets.
 	off    *offsets
 	offAcc *offsetAcc
+	// poisson is set when the predictive mixture is one of Poissons, whose
+	// rates are the predictions.
+	poisson bool
 }
 
 func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
@@ -332,6 +352,7 @@ func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
 		sumZt:   make([]float64, len(zt)),
 		tracked: s.Tracked,
 		off:     chainOffsets(ch),
+		poisson: familyOf(ch) == Poisson,
 	}
 	if sm.off != nil {
 		sm.offAcc = newOffsetAcc(sm.off)
@@ -343,6 +364,7 @@ func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
 	if s.Scores != nil && nt > 0 && !ch.pointEstimate() {
 		ps := *s.Scores
 		ps.Samples = s.KeptSweeps()
+		ps.Family = familyOf(ch).predictive()
 		targets := make([][]float64, 0, 1+len(s.ExtraTargets))
 		values := make([]float64, nt)
 		for t, e := range s.Test {
@@ -418,7 +440,13 @@ func (sm *summary) observe(keep bool) (float64, error) {
 		}
 		sm.kept++
 		if sm.scoring != nil {
-			if err := sm.scoring.Add(sm.pred, sm.ch.noiseVariance()); err != nil {
+			var err error
+			if sm.poisson {
+				err = sm.scoring.AddPoisson(sm.pred)
+			} else {
+				err = sm.scoring.Add(sm.pred, sm.ch.noiseVariance())
+			}
+			if err != nil {
 				return 0, err
 			}
 		}

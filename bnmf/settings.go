@@ -120,11 +120,12 @@ type SweepStats struct {
 	// entries, or 0 when there are none.
 	TestMSE float64
 	// Sigma2 is the current sample of the noise variance sigma^2 (0 for
-	// NMF, which has none).
+	// NMF and the Poisson models, which have none).
 	Sigma2 float64
 	// LogLikelihood is the log-likelihood of the observed training entries
 	// under the current sample, sum over Omega of log N(a_mn | w_m . z_n,
-	// sigma^2); NaN for NMF and the baselines, which have no sigma^2.
+	// sigma^2), or of log Poi(a_mn | w_m . z_n) for a model with a Poisson
+	// likelihood; NaN for NMF and the baselines, which have no sigma^2.
 	LogLikelihood float64
 	// Elapsed is the wall time since the start of the run, initialisation
 	// included.

@@ -33,6 +33,11 @@ type Options struct {
 	SkipChecksum bool
 	// Synthetic configures the "synthetic" dataset.
 	Synthetic SyntheticOptions
+	// Counts refuses data with a value that is not a count, a
+	// nonnegative integer (ErrNotCount), as the models with a Poisson
+	// likelihood need: the error names the file and line of the earliest
+	// such value, or for the synthetic dataset the entry.
+	Counts bool
 }
 
 // counts are the numbers of ratings, users and movies of an official
@@ -224,7 +229,11 @@ func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings,
 		return nil, fmt.Errorf("dataset %s: MinRatings is %d; it must not be negative", name, opts.MinRatings)
 	}
 	if name == SyntheticName {
-		return Synthetic(opts.Synthetic)
+		r, err := Synthetic(opts.Synthetic)
+		if err == nil && opts.Counts {
+			err = checkCountEntries(r)
+		}
+		return r, err
 	}
 	d, err := find(name)
 	if err != nil {
@@ -254,6 +263,9 @@ func (s source) open(ctx context.Context, dir string, opts Options) (*Ratings, e
 	if errors.Is(err, ErrChecksum) {
 		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (--skip-checksum)",
 			name, err, fetchCommand(name, dir))
+	}
+	if err == nil && opts.Counts {
+		err = r.checkCounts()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", name, err)
@@ -392,8 +404,11 @@ func OpenFileDigest(ctx context.Context, path, format string, opts Options) (*Ra
 		return nil, "", err
 	}
 	r, err := parse(path, br)
+	if err == nil && opts.Counts {
+		err = r.checkCounts()
+	}
 	if err != nil {
-		if explicit && !sameLayout(format, detected) {
+		if explicit && !sameLayout(format, detected) && !errors.Is(err, ErrNotCount) {
 			err = fmt.Errorf("%w; the file looks like %s: read it with --format %s (format: %s in a config)",
 				err, describeFormat(detected), detected, detected)
 		}

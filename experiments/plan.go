@@ -133,6 +133,7 @@ func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.R
 			Rows: s.Rows, Cols: s.Cols, Rank: s.Rank,
 			Density: s.Density, NoiseStd: s.NoiseStd, Seed: s.Seed,
 		},
+		Counts: cfg.needsCounts(),
 	}
 	var (
 		r   *dataset.Ratings

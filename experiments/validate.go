@@ -47,6 +47,9 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	if err := c.validateCounts(); err != nil {
+		return err
+	}
 	if len(c.Ranks) == 0 {
 		return c.errorf("ranks", "list at least one rank")
 	}

@@ -38,6 +38,9 @@ type Settings struct {
 	// Workers is the number of goroutines Finish uses. Zero means 1.
 	// Results do not depend on it.
 	Workers int
+	// Family is the family of the mixture's components: Normal (the zero
+	// value), fed by Add, or Poisson, fed by AddPoisson.
+	Family Family
 }
 
 // Accumulator collects the posterior predictive distributions of many
@@ -57,6 +60,7 @@ type Settings struct {
 // An Accumulator is not safe for concurrent use; give each chain its own
 // and pool them with Merge.
 type Accumulator struct {
+	family  Family
 	n       int
 	levels  []float64
 	tol     float64
@@ -97,6 +101,10 @@ type target struct {
 	dens, lseMax, lseSum []float64
 	// pit sums Phi((y - mu_s)/sigma_s); crps sums A(y - mu_s, sigma2_s).
 	pit, crps []float64
+	// For a Poisson accumulator (see AddPoisson): pit sums P_s(X <= y),
+	// left sums P_s(X <= y-1), crps sums E_s|X - y|, and the log-sum-exp
+	// holds every log P_s(X = y) (dens stays 0); logFact[k] is log(y[k]!).
+	left, logFact []float64
 }
 
 // densityEdge bounds the |z| = |y - mu|/sigma for which Add takes the
@@ -141,7 +149,11 @@ func New(targets [][]float64, s Settings) (*Accumulator, error) {
 	if s.Workers < 0 {
 		return nil, fmt.Errorf("predictive: Settings.Workers is %d; it must not be negative", s.Workers)
 	}
+	if s.Family != Normal && s.Family != Poisson {
+		return nil, fmt.Errorf("predictive: Settings.Family is %d; it must be Normal or Poisson", int(s.Family))
+	}
 	a := &Accumulator{
+		family:    s.Family,
 		n:         n,
 		levels:    slices.Clone(s.Levels),
 		tol:       s.Tol,
@@ -174,6 +186,11 @@ func New(targets [][]float64, s Settings) (*Accumulator, error) {
 		}
 		for k := range tg.lseMax {
 			tg.lseMax[k] = -math.MaxFloat64
+		}
+		if s.Family == Poisson {
+			if err := tg.countTarget(i); err != nil {
+				return nil, err
+			}
 		}
 		a.targets = append(a.targets, tg)
 	}
@@ -209,11 +226,11 @@ func (a *Accumulator) Add(mu []float64, sigma2 float64) error {
 	if len(mu) != a.n {
 		panic(fmt.Sprintf("predictive: Add got %d predictions for %d entries", len(mu), a.n))
 	}
-	if a.sealed {
-		return errors.New("predictive: Add on an Accumulator made by Merge")
+	if a.family != Normal {
+		return errors.New("predictive: Add on a Poisson Accumulator; use AddPoisson")
 	}
-	if a.count >= a.samples {
-		return fmt.Errorf("predictive: Add after all %d samples declared in Settings.Samples", a.samples)
+	if err := a.canAdd(); err != nil {
+		return err
 	}
 	if !(sigma2 > 0) || math.IsInf(sigma2, 1) {
 		return fmt.Errorf("predictive: sample %d has noise variance %v; it must be positive and finite", a.count, sigma2)
@@ -229,13 +246,22 @@ func (a *Accumulator) Add(mu []float64, sigma2 float64) error {
 		a.addTarget(tg, mu, sigma, inv, logSigma)
 	}
 	if a.keeps(a.count) {
+		a.bufSigma2 = append(a.bufSigma2, sigma2)
+	}
+	a.sigma2 = append(a.sigma2, sigma2)
+	a.record(mu)
+	return nil
+}
+
+// record keeps mu in the buffer if the sample is one it keeps, counts the
+// sample and folds mu into the running means and sums of squares.
+func (a *Accumulator) record(mu []float64) {
+	if a.keeps(a.count) {
 		for k, v := range mu {
 			a.buf[k*a.stride+a.nbuf] = v
 		}
-		a.bufSigma2 = append(a.bufSigma2, sigma2)
 		a.nbuf++
 	}
-	a.sigma2 = append(a.sigma2, sigma2)
 	a.count++
 	w := 1 / float64(a.count)
 	mean, m2 := a.mean[:len(mu)], a.m2[:len(mu)]
@@ -243,6 +269,16 @@ func (a *Accumulator) Add(mu []float64, sigma2 float64) error {
 		d := v - mean[k]
 		mean[k] += d * w
 		m2[k] += d * (v - mean[k])
+	}
+}
+
+// canAdd returns an error if the Accumulator takes no more samples.
+func (a *Accumulator) canAdd() error {
+	if a.sealed {
+		return errors.New("predictive: Add on an Accumulator made by Merge")
+	}
+	if a.count >= a.samples {
+		return fmt.Errorf("predictive: Add after all %d samples declared in Settings.Samples", a.samples)
 	}
 	return nil
 }

@@ -90,6 +90,18 @@
 // Workers setting never changes its result: each entry is computed alone
 // and the means over entries are summed in entry order.
 //
+// # Counts
+//
+// With Settings.Family Poisson the components are Poisson distributions
+// of a count, Poi(rate_s), fed by AddPoisson; PoissonMixture is the direct
+// reference. The log density becomes the log probability mass, the CRPS
+// the sum over counts x of (F(x) - 1{x >= y})^2, computed as (1/S) sum_s
+// E|X_s - y| in closed form minus the pair term sum_x F(x)(1 - F(x)) of
+// the buffered mixture, and the central interval at level a runs from the
+// smallest count with F >= (1-a)/2 to the smallest with F >= (1+a)/2, so
+// that it holds at least a of the probability. Scores.PITLeft gives
+// F(y-1) beside the PIT F(y). See poisson_accumulator.go for the buffer.
+//
 // # Several targets
 //
 // New takes one or more target vectors (say the noisy and the clean test

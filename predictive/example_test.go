@@ -88,3 +88,17 @@ func ExampleMixture_Quantile() {
 	// 0.50-quantile 0.0000
 	// 0.75-quantile 4.0000
 }
+
+// The predictive distribution of a count from three posterior samples of
+// its Poisson rate: its mean, its central 80% interval (whole counts,
+// holding at least 80% of the probability) and the scores of an observed
+// count of 5.
+func ExamplePoissonMixture() {
+	m := predictive.PoissonMixture{Rate: []float64{2.5, 3, 4}}
+	lo, hi := m.Interval(0.8)
+	fmt.Printf("mean %.2f, variance %.2f, 80%% interval [%d, %d]\n", m.Mean(), m.Variance(), lo, hi)
+	fmt.Printf("P(X = 5) %.3f, log mass %.2f, CRPS %.2f\n", m.Prob(5), m.LogProb(5), m.CRPS(5))
+	// Output:
+	// mean 3.17, variance 3.56, 80% interval [1, 6]
+	// P(X = 5) 0.108, log mass -2.23, CRPS 1.20
+}

@@ -36,7 +36,9 @@ type Result struct {
 
 	// Evaluations is the number of mixture CDF evaluations the quantile
 	// searches took over all entries and interval ends, each costing one
-	// tabulated Phi per buffered sample.
+	// tabulated Phi per buffered sample; for a Poisson predictive, the
+	// number of counts the CDF walks covered over all entries, each
+	// costing a multiplication per buffered sample.
 	Evaluations int
 }
 
@@ -44,10 +46,17 @@ type Result struct {
 // vector y.
 type Scores struct {
 	// PIT[k] is the predictive CDF at y[k], (1/S) sum_s Phi((y[k] -
-	// mu_s)/sigma_s), exact over all samples.
+	// mu_s)/sigma_s), exact over all samples; for a Poisson predictive,
+	// P(X <= y[k]).
 	PIT []float64
+	// PITLeft[k] is, for a Poisson predictive, P(X <= y[k] - 1), the
+	// left limit of the CDF at y[k]: a randomised PIT is uniform between
+	// PITLeft[k] and PIT[k]. It is nil for a normal predictive, whose CDF
+	// is continuous.
+	PITLeft []float64
 	// LogDensity[k] is log((1/S) sum_s N(y[k] | mu_s, sigma2_s)), exact
-	// over all samples.
+	// over all samples; for a Poisson predictive, the log probability
+	// mass log((1/S) sum_s Poi(y[k] | rate_s)).
 	LogDensity []float64
 	// CRPS[k] is the continuous ranked probability score of entry k's
 	// predictive distribution at y[k] (see the package documentation for
@@ -55,8 +64,9 @@ type Scores struct {
 	CRPS []float64
 	// Coverage[l] is the fraction of entries whose y lies in the central
 	// interval at level Levels[l] of the full mixture: those with PIT in
-	// [(1-a)/2, (1+a)/2]. It is exact over all samples, even when the
-	// reported intervals come from the buffer.
+	// [(1-a)/2, (1+a)/2], or for a Poisson predictive those with PIT >=
+	// (1-a)/2 and PITLeft < (1+a)/2. It is exact over all samples, even
+	// when the reported intervals come from the buffer.
 	Coverage []float64
 	// MeanLogDensity and MeanCRPS are the means over entries.
 	MeanLogDensity, MeanCRPS float64
@@ -84,7 +94,14 @@ func (a *Accumulator) Finish() (*Result, error) {
 	if a.count == 0 {
 		return nil, errors.New("predictive: Finish before any sample was added")
 	}
-	f := a.newFinisher()
+	var newWorker func() entryScorer
+	if a.family == Poisson {
+		f := a.newPoissonFinisher()
+		newWorker = func() entryScorer { return f.newWorker() }
+	} else {
+		f := a.newFinisher()
+		newWorker = func() entryScorer { return f.newWorker() }
+	}
 	n, nl := a.n, len(a.levels)
 	res := &Result{
 		Levels:    a.levels,
@@ -108,6 +125,9 @@ func (a *Accumulator) Finish() (*Result, error) {
 			CRPS:       make([]float64, n),
 			Coverage:   make([]float64, nl),
 		}
+		if a.family == Poisson {
+			res.Scores[t].PITLeft = make([]float64, n)
+		}
 	}
 
 	chunks := (n + finishChunk - 1) / finishChunk
@@ -118,7 +138,7 @@ func (a *Accumulator) Finish() (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := f.newWorker()
+			w := newWorker()
 			for {
 				c := int(next.Add(1)) - 1
 				if c >= chunks {
@@ -146,8 +166,9 @@ func (a *Accumulator) Finish() (*Result, error) {
 		plo, phi := (1-lev)/2, (1+lev)/2
 		for t := range res.Scores {
 			covered := 0
-			for _, u := range res.Scores[t].PIT {
-				if u >= plo && u <= phi {
+			left := res.Scores[t].PITLeft
+			for k, u := range res.Scores[t].PIT {
+				if u >= plo && (left == nil && u <= phi || left != nil && left[k] < phi) {
 					covered++
 				}
 			}
@@ -164,6 +185,12 @@ func (a *Accumulator) Finish() (*Result, error) {
 		sc.MeanLogDensity, sc.MeanCRPS = lpd/nf, crps/nf
 	}
 	return res, nil
+}
+
+// entryScorer computes one entry's results into a Result and returns the
+// number of CDF evaluations it took.
+type entryScorer interface {
+	entry(k int, res *Result) int
 }
 
 // finisher holds what Finish shares between entries: the buffered

@@ -35,6 +35,7 @@ func Merge(parts ...*Accumulator) (*Accumulator, error) {
 	}
 	n := first.n
 	out := &Accumulator{
+		family:  first.family,
 		n:       n,
 		levels:  first.levels,
 		tol:     first.tol,
@@ -56,6 +57,9 @@ func Merge(parts ...*Accumulator) (*Accumulator, error) {
 			lseSum: slices.Clone(tg.lseSum),
 			pit:    slices.Clone(tg.pit),
 			crps:   slices.Clone(tg.crps),
+			left:   slices.Clone(tg.left),
+			// logFact depends on y alone.
+			logFact: tg.logFact,
 		})
 	}
 	for i, p := range parts {
@@ -92,6 +96,9 @@ func Merge(parts ...*Accumulator) (*Accumulator, error) {
 				tg.pit[k] += pt.pit[k]
 				tg.crps[k] += pt.crps[k]
 			}
+			for k := range tg.left {
+				tg.left[k] += pt.left[k]
+			}
 		}
 		out.count += p.count
 	}
@@ -115,6 +122,8 @@ func (a *Accumulator) representation() []float64 {
 // compatible returns an error if b cannot be pooled with a.
 func (a *Accumulator) compatible(b *Accumulator) error {
 	switch {
+	case b.family != a.family:
+		return fmt.Errorf("family %v, not %v", b.family, a.family)
 	case b.n != a.n:
 		return fmt.Errorf("%d entries, not %d", b.n, a.n)
 	case !slices.Equal(b.levels, a.levels):

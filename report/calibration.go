@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
@@ -233,6 +234,12 @@ func calibrationTables(s *StudySummary, add tableAdder) error {
 		return nil
 	}
 	caption := statsCaption + " of each cell's coverage of the held-out values by its central posterior predictive intervals (quantiles of the mixture over kept sweeps of N(w·z, σ²)), the mean width of its 90% interval, its mean log predictive density (higher is better) and mean CRPS (lower is better). Calibrated intervals cover at their nominal level. NMF and the baselines have no predictive distribution."
+	if slices.ContainsFunc(s.Groups, func(g Group) bool {
+		spec, _ := bnmf.Lookup(g.Model)
+		return spec.Family == bnmf.Poisson
+	}) {
+		caption += " The models with a Poisson likelihood (PGG, PGGG) predict by the mixture of Poi(w·z) instead: their log density is a log probability mass, and their intervals, from counts to counts, hold at least their level, so that their coverage of counts exceeds it."
+	}
 	err := add("calibration.md", calibrationHeading, caption,
 		func(b *bytes.Buffer) error { return WriteCalibrationTable(b, s, false) })
 	if err == nil && slices.ContainsFunc(s.Groups, func(g Group) bool { return g.Predictive != nil && g.Predictive.CleanCoverage != nil }) {

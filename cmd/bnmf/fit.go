@@ -182,6 +182,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if model, err = withBiasesFlag(model, o.biases); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
+	if spec, _ := bnmf.Lookup(o.model); spec.Family == bnmf.Poisson && o.standardize {
+		return fmt.Errorf("fit: --model %s has a Poisson likelihood and fits counts as they are; --standardize would make them fractions", o.model)
+	}
 	src, err := loadFitDataContext(ctx, fs.Arg(0), o)
 	if ctx.Err() != nil && o.out != "" {
 		return fmt.Errorf("fit: interrupted; nothing was written to %s", o.out)

@@ -80,7 +80,11 @@ func printAuto(w io.Writer, a *bnmf.AutoStop, tracked string) error {
 	row := func(name string, c bnmf.Convergence) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, fmtOpt(c.RHat, "%.3f"), fmtOpt(c.ESSBulk, "%.0f"), fmtOpt(c.ESSTail, "%.0f"))
 	}
-	row("sigma^2", a.Sigma2)
+	if a.LogLikelihood != nil {
+		row("log-likelihood", *a.LogLikelihood)
+	} else {
+		row("sigma^2", a.Sigma2)
+	}
 	if a.TestMSE != nil {
 		row(tracked+" MSE", *a.TestMSE)
 	}

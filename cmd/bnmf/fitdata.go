@@ -34,7 +34,10 @@ func loadFitData(arg string, o fitOptions) (*fitSource, error) {
 // loadFitDataContext is loadFitData stopped by ctx, also while it waits
 // for a named pipe's writer.
 func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSource, error) {
-	opts := dataset.Options{MinRatings: o.minRatings}
+	// A model with a Poisson likelihood needs counts: refuse anything else
+	// with its file and line.
+	spec, _ := bnmf.Lookup(o.model)
+	opts := dataset.Options{MinRatings: o.minRatings, Counts: spec.Family == bnmf.Poisson}
 	src := &fitSource{}
 	var err error
 	if o.format == "" && slices.Contains(dataset.Names(), arg) {

@@ -247,8 +247,12 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 	s := res.chains.Results[0].Settings
 	fmt.Fprintf(w, "%s, K = %d, on %s: %d chains x %d kept sweeps (%d sweeps, burn-in %d, thin %d), seed %d\n",
 		res.model, s.Rank, sum.Data.Name, len(res.chains.Results), res.chains.Results[0].Kept, s.Sweeps, s.BurnInSweeps(), s.Thin, res.opts.seed)
-	sg := sum.Sigma2
-	fmt.Fprintf(w, "sigma^2: posterior mean %.4g, sd %.3g, 95%% interval [%.4g, %.4g]\n", sg.Mean, sg.SD, sg.Q025, sg.Q975)
+	if spec, _ := bnmf.Lookup(res.model); spec.Family == bnmf.Poisson {
+		fmt.Fprintln(w, "sigma^2: none (Poisson likelihood; the predictive distributions are mixtures of Poissons)")
+	} else {
+		sg := sum.Sigma2
+		fmt.Fprintf(w, "sigma^2: posterior mean %.4g, sd %.3g, 95%% interval [%.4g, %.4g]\n", sg.Mean, sg.SD, sg.Q025, sg.Q975)
+	}
 	if h := sum.Holdout; h != nil {
 		i := slices.Index(h.Levels, 0.9)
 		fmt.Fprintf(w, "held out %d entries (%v): MSE %.4g (their variance %.4g), 90%% interval coverage %.3f, mean log density %.4g, CRPS %.4g\n",

@@ -80,6 +80,10 @@ type fittedModel struct {
 	// With Offsets: each sample's mu, b (M) and c (N).
 	Mu   []float64
 	B, C [][]float64
+	// poisson is set, when read, for a model with a Poisson likelihood,
+	// whose predictive distributions are mixtures of Poissons with the
+	// samples' w_m . z_n as rates (Sigma2 is 0).
+	poisson bool
 }
 
 // zipTime is the modification time of every archive member, fixed so

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/internal/npy"
 )
 
@@ -108,8 +109,15 @@ func decodeModel(r io.ReaderAt, size int64) (*fittedModel, error) {
 	if m.Sigma2, err = readArray[float64](zm, "sigma2.npy", []int{s}); err != nil {
 		return nil, err
 	}
+	if spec, ok := bnmf.Lookup(h.Model); ok {
+		m.poisson = spec.Family == bnmf.Poisson
+	}
 	for i, v := range m.Sigma2 {
-		if !(v > 0) || math.IsInf(v, 1) {
+		// A Poisson model has no sigma^2 and stores zeros.
+		if m.poisson && v != 0 {
+			return nil, damaged("sigma2.npy: sample %d is %v; a Poisson model stores 0", i, v)
+		}
+		if !m.poisson && (!(v > 0) || math.IsInf(v, 1)) {
 			return nil, damaged("sigma2.npy: sample %d is %v; sigma^2 must be positive and finite", i, v)
 		}
 	}

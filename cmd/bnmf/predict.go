@@ -28,9 +28,10 @@ const predictUsage = `Usage: bnmf predict [flags] MODEL_DIR
 Predicts entries from the posterior samples that bnmf fit stored in
 MODEL_DIR/model.npz (MODEL_DIR may also name the file). Each prediction
 is the posterior predictive distribution of the entry, the mixture over
-the S stored samples of N(w_m . z_n, sigma^2): its mean, its standard
-deviation and its central interval at --level (mixture quantiles), in
-the data's units. Writes CSV to standard output (or --out).
+the S stored samples of N(w_m . z_n, sigma^2), or of Poi(w_m . z_n) for a
+model with a Poisson likelihood (PGG, PGGG): its mean, its standard
+deviation and its central interval at --level (mixture quantiles; whole
+counts for a Poisson model), in the data's units. Writes CSV to standard output (or --out).
 
 With --pairs FILE: one line per pair of FILE, whose lines hold a row id
 and a column id (separated by a tab, a comma or spaces, as in the data;
@@ -167,6 +168,11 @@ func (m *fittedModel) predictEntry(row, col int, a float64, mu []float64) predic
 	for s := range m.W {
 		mu[s] = floats.Dot(m.W[s][row*k:(row+1)*k], m.Zt[s][col*k:(col+1)*k]) + m.offset(s, row, col)
 	}
+	if m.poisson {
+		mix := predictive.PoissonMixture{Rate: mu}
+		lo, hi := mix.Interval(a)
+		return prediction{Mean: mix.Mean(), SD: math.Sqrt(mix.Variance()), Lower: float64(lo), Upper: float64(hi)}
+	}
 	mix := predictive.Mixture{Mu: mu, Sigma2: m.Sigma2}
 	lo, hi := mix.Interval(a, 0)
 	return prediction{Mean: mix.Mean(), SD: math.Sqrt(mix.Variance()), Lower: lo, Upper: hi}
@@ -230,6 +236,14 @@ func (m *fittedModel) topColumns(row int, o topOptions, sc *topScratch) []ranked
 	z := distuv.UnitNormal.Quantile((1 - o.level) / 2)
 	for s, v := range m.Sigma2 {
 		sc.sdz[s] = math.Sqrt(v) * z
+		if m.poisson {
+			// For a mixture of Poissons the lower end, a quantile below
+			// the median, is at most the largest component's median,
+			// which is below its rate plus 1/3 (Choi 1994, "Medians of
+			// gamma distributions and an equation of Ramanujan", Proc.
+			// AMS 121).
+			sc.sdz[s] = 1.0 / 3
+		}
 	}
 	if o.byLower {
 		for j := range bound {

@@ -1,0 +1,56 @@
+package bnmf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// BenchmarkSweepPoisson measures one sweep of PGG and PGGG (both splits of
+// the counts included) beside GRRN, on the MovieLens-shaped matrices of
+// BenchmarkSweep (their values, 1 to 5, are counts) at K = 10, 20 and 50.
+// GRRN runs in the same benchmark so that -count interleaves it with the
+// Poisson models:
+//
+//	go test ./bnmf -run '^$' -bench SweepPoisson -count 5
+func BenchmarkSweepPoisson(b *testing.B) {
+	for _, sh := range []struct {
+		name            string
+		rows, cols, nnz int
+	}{
+		{"ml100k", 943, 1473, 99723},
+		{"ml1m", 6040, 3503, 999917},
+	} {
+		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
+		runtime.GC()
+		for _, k := range []int{10, 20, 50} {
+			for _, model := range []Model{GRRN{}, PGG{}, PGGG{}} {
+				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
+					benchmarkSweeps(b, model, data, k)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkSplitCount measures the split of a count of 3 over K
+// categories (three categorical draws), the inner step of the Poisson
+// models' sweeps.
+func BenchmarkSplitCount(b *testing.B) {
+	for _, k := range []int{10, 20, 50} {
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			src := rand.NewPCG(1, 2)
+			cum := make([]float64, k)
+			var total float64
+			for i := range cum {
+				total += 0.5 + float64(i%7)/7
+				cum[i] = total
+			}
+			tally, tally2 := make([]float64, k), make([]float64, k)
+			for b.Loop() {
+				splitCount(src, cum, 3, tally, tally2)
+			}
+		})
+	}
+}
