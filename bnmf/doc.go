@@ -14,7 +14,12 @@
 //     TN-scaled-normal-Gamma prior on their parameters;
 //   - GRRN: rectified-normal priors with a per-entry hierarchical
 //     RN-scaled-normal-Gamma prior (the paper's proposal);
-//   - NMF: Lee-Seung multiplicative updates restricted to observed entries.
+//   - NMF: Lee-Seung multiplicative updates restricted to observed entries;
+//   - GGG, GGGA, GGGW: real-valued Gaussian priors on the rows of W and Z,
+//     fixed (GGG), with a precision per latent dimension (GGGA) or with
+//     Normal-inverse-Wishart hyperpriors (GGGW, BPMF), each row drawn from
+//     its multivariate Gaussian conditional (Brouwer and Lio 2017). Their
+//     factors, unlike the others', may be negative (Spec.RealValued).
 //
 // PGG and PGGG (Brouwer and Lio 2017) model counts instead: a_mn ~
 // Poi(w_m . z_n) with Gamma priors (PGGG: with Gamma hyperpriors on each

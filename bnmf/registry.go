@@ -25,7 +25,10 @@ func Specs() []Spec {
 		rowMeanSpec(),
 		columnMeanSpec(),
 		biasSpec(),
+		gggSpec(),
 		ggguSpec(),
+		gggaSpec(),
+		gggwSpec(),
 		gllSpec(),
 		glliSpec(),
 		geeaSpec(),
@@ -59,9 +62,11 @@ type Spec struct {
 	Nonnegative bool
 	// RealValued reports whether W or Z may take negative values: the
 	// prior of at least one factor has the whole real line as its support
-	// (GGGU, GLL, GEG's Z, ...), so that the model's factors and the
+	// (GGG, GGGU, GLL, GEG's Z, ...), so that the model's factors and the
 	// intervals of its predictions may be negative even for nonnegative
-	// data. A model with RealValued false is a nonnegative factorisation.
+	// data. It is false for the models whose factors are nonnegative (the
+	// paper's models, NMF, GEEA, the Poisson models) and for the
+	// baselines, whose rules have no factors to constrain.
 	RealValued bool
 	// Family is the model's likelihood family: Gaussian (the zero value)
 	// or Poisson, whose models need counts and whose predictive

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
@@ -33,6 +34,9 @@ func whatWasRun(s *StudySummary) string {
 		}
 	}
 	fmt.Fprintf(&b, " covers models %s", strings.Join(models, ", "))
+	if real := realValuedModels(models); len(real) > 0 {
+		fmt.Fprintf(&b, " (%s with real-valued factors, whose predictions and intervals may be negative; the others' factors are nonnegative)", joinAnd(real))
+	}
 	if bs := s.Baselines(); len(bs) > 0 {
 		fmt.Fprintf(&b, " and %s %s", plural(len(bs), "the baseline", "the baselines"), strings.Join(bs, ", "))
 	}
@@ -433,4 +437,26 @@ func noiseFindings(s *StudySummary) string {
 		parts = append(parts, text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// realValuedModels returns the models whose factors are real-valued
+// (bnmf.Spec.RealValued), in their order.
+func realValuedModels(models []string) []string {
+	var real []string
+	for _, m := range models {
+		for _, s := range bnmf.Specs() {
+			if strings.EqualFold(s.Name, m) && s.RealValued {
+				real = append(real, m)
+			}
+		}
+	}
+	return real
+}
+
+// joinAnd joins names as "a", "a and b" or "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

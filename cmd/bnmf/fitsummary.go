@@ -15,6 +15,7 @@ import (
 
 // fitSummary is summary.json.
 type fitSummary struct {
+	Model       modelSummary      `json:"model"`
 	Data        dataSummary       `json:"data"`
 	Sigma2      sigma2Summary     `json:"sigma2"`
 	Diagnostics *bnmf.Diagnostics `json:"diagnostics"`
@@ -84,6 +85,23 @@ func summariseHyper(rs []*bnmf.Result, perms [][]int) []hyperSummary {
 	return out
 }
 
+// modelSummary names the model and says, from the registry
+// (bnmf.Spec.RealValued), whether its factors are nonnegative.
+type modelSummary struct {
+	Name string `json:"name"`
+	// NonnegativeFactors is false for a model whose factors, and so its
+	// predictions and their intervals, may be negative (GGG, GGGA, GGGW).
+	NonnegativeFactors bool `json:"nonnegative_factors"`
+}
+
+// realValuedWarning is the caveat on the factor summaries of a model whose
+// factors are real-valued.
+func realValuedWarning(model string) string {
+	return fmt.Sprintf("factors: %s's factors are real-valued, and its posterior is unchanged when a factor of W and Z changes sign "+
+		"(and, with a rotation-invariant prior such as GGG's, when the factors are rotated); the chains' factors are matched "+
+		"by permutation only, so W_mean, Z_mean and their sds mix orientations, while the predictions W Z do not depend on them", model)
+}
+
 // dataSummary describes the data and its scale.
 type dataSummary struct {
 	Name     string `json:"name"`
@@ -134,6 +152,8 @@ type holdoutSummary struct {
 func (res *fitResult) summarise() {
 	p, r := res.prob, res.prob.ratings
 	sum := &res.summary
+	spec, _ := bnmf.Lookup(res.model)
+	sum.Model = modelSummary{Name: res.model, NonnegativeFactors: !spec.RealValued}
 	sum.Data = dataSummary{Name: r.Name, Rows: r.Rows, Cols: r.Cols, Observed: len(r.Entries), Train: p.train.Len(),
 		Mean: p.mean, Variance: p.variance, Scale: p.scale}
 	sorted := slices.Clone(res.post.Sigma2)
@@ -154,6 +174,9 @@ func (res *fitResult) summarise() {
 	sum.Diagnostics, diagWarnings = res.chains.Diagnose(p.train.Variance()*p.scale*p.scale, what, bnmf.Thresholds{})
 	if p.warning != "" {
 		sum.Warnings = append(sum.Warnings, "scale: "+p.warning)
+	}
+	if spec.RealValued {
+		sum.Warnings = append(sum.Warnings, realValuedWarning(res.model))
 	}
 	sum.Warnings = append(append(sum.Warnings, res.chains.Pooled.Warnings...), diagWarnings...)
 	if sum.AutoSweeps = res.auto; res.auto != nil {

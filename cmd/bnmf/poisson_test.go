@@ -62,12 +62,12 @@ func TestFitPredictPoisson(t *testing.T) {
 	if !m.poisson {
 		t.Fatal("the model file of PGG does not read as a Poisson model")
 	}
-	recs := predictCLI(t, "--top", "4", "--by", "lower", "--level", "0.8", out)[1:]
+	recs := predictCLI(t, "--top", "4", "--by", "lower", "--level", "0.8", "--min-observed", "0", out)[1:]
 	if len(recs) != 4*m.Rows {
 		t.Fatalf("%d lines, want %d", len(recs), 4*m.Rows)
 	}
 	for _, rec := range recs {
-		x := parseFloats(t, rec[3:])
+		x := parseFloats(t, rec[3:7])
 		mean, sd, lo, hi := x[0], x[1], x[2], x[3]
 		// A mixture of Poissons has variance at least its mean; its
 		// interval ends are counts (both 0 for a mean of 0.1 or so, so

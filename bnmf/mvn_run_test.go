@@ -1,0 +1,137 @@
+package bnmf
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// TestRowwiseWorkers checks that a run of each row-wise Gaussian model is
+// the same, bit for bit, for 1, 2 and 3 workers, with and without
+// Settings.Float32Factors, and that its factors take both signs.
+func TestRowwiseWorkers(t *testing.T) {
+	train, test, _ := planted(t, 40, 30, 3, 0.4, 0.3, 13)
+	for _, model := range []Model{GGG{}, GGGA{}, GGGW{}} {
+		for _, f32 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/float32=%v", model.Name(), f32), func(t *testing.T) {
+				var first *Result
+				for _, workers := range []int{1, 2, 3} {
+					s := Settings{Rank: 3, Sweeps: 30, BurnIn: 10, Seed: 5, Test: test, Workers: workers, Float32Factors: f32}
+					r, err := Run(context.Background(), model, train, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r.Settings.Workers = 0
+					if first == nil {
+						first = r
+						continue
+					}
+					if !reflect.DeepEqual(withoutTimes(r), withoutTimes(first)) {
+						t.Errorf("%d workers give a different run from 1 worker", workers)
+					}
+				}
+				neg := 0
+				for _, v := range first.MeanW.RawMatrix().Data {
+					if v < 0 {
+						neg++
+					}
+				}
+				if neg == 0 {
+					t.Error("no posterior mean of W is negative: the factors look constrained")
+				}
+				if !(first.TestMSE < 1) || math.IsNaN(first.TestMSE) {
+					t.Errorf("test MSE %v on planted data with noise variance 0.09 (data variance about 1)", first.TestMSE)
+				}
+			})
+		}
+	}
+}
+
+// TestRowwiseSweepAllocs checks that a sweep of each row-wise model
+// allocates nothing, with two workers.
+func TestRowwiseSweepAllocs(t *testing.T) {
+	skipUnderRace(t)
+	train, _, _ := planted(t, 60, 50, 4, 0.5, 0.3, 14)
+	for _, model := range []Model{GGG{}, GGGA{}, GGGW{}} {
+		ch, err := model.newChain(train, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newPool(2, 1, ch.scratchSize())
+		if err := ch.init(p); err != nil {
+			t.Fatal(err)
+		}
+		sweep := 1
+		allocs := testing.AllocsPerRun(20, func() {
+			if err := ch.sweep(p, sweep); err != nil {
+				t.Fatal(err)
+			}
+			sweep++
+		})
+		p.close()
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per sweep, want 0", model.Name(), allocs)
+		}
+	}
+}
+
+// BenchmarkSweepRowwise measures one sweep of GGG, GGGA and GGGW, and of
+// GRRN for comparison at the same K, on the shapes of BenchmarkSweep, at
+// K = 10, 20 and 50, with GOMAXPROCS workers. Run with -count and compare
+// the models within one run: the rows of one run are interleaved in time.
+// Where the process can read its CPU time (cpuTime), each row also
+// reports cpu-ns/op, the CPU time of all its threads per sweep, which
+// other processes on a shared machine inflate less than the wall time.
+func BenchmarkSweepRowwise(b *testing.B) {
+	shapes := []struct {
+		name            string
+		rows, cols, nnz int
+	}{
+		{"ml100k", 943, 1473, 99723},
+		{"ml1m", 6040, 3503, 999917},
+	}
+	for _, sh := range shapes {
+		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
+		runtime.GC()
+		for _, k := range []int{10, 20, 50} {
+			for _, model := range []Model{GRRN{}, GGG{}, GGGA{}, GGGW{}} {
+				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
+					benchmarkSweepsCPU(b, model, data, k)
+				})
+			}
+		}
+	}
+}
+
+// benchmarkSweepsCPU is benchmarkSweeps, reporting also the process's CPU
+// time per sweep when cpuTime can read it.
+func benchmarkSweepsCPU(b *testing.B, model Model, data *Matrix, k int) {
+	ch, err := model.newChain(data, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Settings{Rank: k}.resolved()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := newPool(s.Workers, 1, ch.scratchSize())
+	defer p.close()
+	if err := ch.init(p); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu0, ok := processCPUTime()
+	sweep := 1
+	for b.Loop() {
+		if err := ch.sweep(p, sweep); err != nil {
+			b.Fatal(err)
+		}
+		sweep++
+	}
+	if cpu1, ok1 := processCPUTime(); ok && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+	}
+}
