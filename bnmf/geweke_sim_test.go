@@ -121,16 +121,22 @@ func (g gewekeSampler) drawParams(h gewekeHyper, st *gewekeState) {
 	}
 	st.sigma2 = 1 / g.gamma(h.alphaSigma, h.betaSigma)
 	if h.biases {
-		o := h.off
-		st.tauB, st.tauC = g.gamma(o.AlphaB, o.BetaB), g.gamma(o.AlphaC, o.BetaC)
-		st.mu0 = o.M0 + g.rng.NormFloat64()/math.Sqrt(o.TauMu)
-		for i := range st.b {
-			st.b[i] = g.rng.NormFloat64() / math.Sqrt(st.tauB)
-		}
-		for j := range st.c {
-			st.c[j] = g.rng.NormFloat64() / math.Sqrt(st.tauC)
-		}
+		st.mu0, st.tauB, st.tauC = g.drawOffsets(h.off, st.b, st.c)
 	}
+}
+
+// drawOffsets draws tau_b, tau_c, mu, b and c from the offsets' prior
+// with hyperparameters o, filling b and c, and returns mu, tau_b, tau_c.
+func (g gewekeSampler) drawOffsets(o Offsets, b, c []float64) (mu, tauB, tauC float64) {
+	tauB, tauC = g.gamma(o.AlphaB, o.BetaB), g.gamma(o.AlphaC, o.BetaC)
+	mu = o.M0 + g.rng.NormFloat64()/math.Sqrt(o.TauMu)
+	for i := range b {
+		b[i] = g.rng.NormFloat64() / math.Sqrt(tauB)
+	}
+	for j := range c {
+		c[j] = g.rng.NormFloat64() / math.Sqrt(tauC)
+	}
+	return mu, tauB, tauC
 }
 
 // drawData draws every observed entry from N(w_i . z_j, sigma^2).

@@ -342,3 +342,43 @@ func (c *gibbsChain) exactResidualsOffsets(side *factorSide, j int, x, g, r []fl
 	}
 	o.colSum[j] = sum
 }
+
+// netOfOffsets stores in y the values vals of line i of side (a row of A
+// for W, a column for Z) less their offsets, a - mu - b - c, for the
+// row-wise chain's conditionals, and returns y.
+func (c *mvnChain) netOfOffsets(side *factorSide, i int, vals, y []float64) []float64 {
+	o := c.off
+	idx := side.index[side.start[i]:side.start[i+1]]
+	if side.pos == nil {
+		base := o.mu + o.b[i]
+		for q, j := range idx {
+			y[q] = vals[q] - base - o.c[j]
+		}
+		return y
+	}
+	base := o.mu + o.c[i]
+	for q, r := range idx {
+		y[q] = vals[q] - base - o.b[r]
+	}
+	return y
+}
+
+// rowOffset draws the offset of line i of side (b_i after row i of W, c_j
+// after column j of Z) in the row-wise chain, once drawRow has left the
+// other factor's gathered rows and the values net of the offsets
+// (netOfOffsets) in the worker's scratch, and for a column of Z stores
+// its exact residuals.
+func (c *mvnChain) rowOffset(side *factorSide, wk *worker, i int) {
+	k := c.k
+	n := side.start[i+1] - side.start[i]
+	g := wk.scratch[k*k+2*k:][:n*k]
+	r := wk.scratch[k*k+2*k+n*k:][:n]
+	x := side.x[i*k : (i+1)*k]
+	for a, v := range x {
+		floats.AddScaled(r, -v, g[a*n:(a+1)*n])
+	}
+	drawLineOffset(r, &side.bias[i], *side.biasTau, c.invSigma2, wk.rng)
+	if side.pos != nil {
+		c.exactResidualsOffsets(side, i, x, g, r)
+	}
+}

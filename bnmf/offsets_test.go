@@ -15,7 +15,7 @@ import (
 // biasedModels lists a Biased model per family of prior: exponential,
 // hierarchical rectified-normal, real-valued Gaussian and mixed.
 func biasedModels() []Model {
-	return []Model{WithBiases(GEE{}), WithBiases(GRRN{}), WithBiases(GGGU{}), WithBiases(GEG{}), WithBiases(GEEA{})}
+	return []Model{WithBiases(GEE{}), WithBiases(GRRN{}), WithBiases(GGGU{}), WithBiases(GEG{}), WithBiases(GEEA{}), WithBiases(GGG{}), WithBiases(GGGW{})}
 }
 
 // plantedBiased draws a rows x cols matrix A_ij = 3 + b_i + c_j +
@@ -217,16 +217,22 @@ func TestBiasedResidualsExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := ch.(*gibbsChain)
-			p := newPool(2, 1, c.scratchSize())
+			p := newPool(2, 1, ch.scratchSize())
 			defer p.close()
-			if err := c.init(p); err != nil {
+			if err := ch.init(p); err != nil {
 				t.Fatal(err)
 			}
 			for s := 1; s <= 5; s++ {
-				if err := c.sweep(p, s); err != nil {
+				if err := ch.sweep(p, s); err != nil {
 					t.Fatal(err)
 				}
+			}
+			c, ok := ch.(*gibbsChain)
+			if m, isMVN := ch.(*mvnChain); isMVN {
+				c, ok = m.gibbsChain, true
+			}
+			if !ok {
+				t.Fatalf("chain %T", ch)
 			}
 			var ss float64
 			for q, e := range train.Entries() {
@@ -260,7 +266,7 @@ func TestBiasesRefused(t *testing.T) {
 			t.Errorf("Lookup(%q) found a model", m.Name()+BiasSuffix)
 		}
 	}
-	for _, name := range []string{"GEE", "GTT", "GTTN", "GRRN", "GGGU", "GLL", "GLLI", "GEEA", "GEG"} {
+	for _, name := range []string{"GEE", "GTT", "GTTN", "GRRN", "GGGU", "GLL", "GLLI", "GEEA", "GEG", "GGG", "GGGA", "GGGW"} {
 		s, ok := Lookup(name + BiasSuffix)
 		if !ok {
 			t.Errorf("Lookup(%q) found nothing", name+BiasSuffix)
