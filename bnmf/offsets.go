@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
@@ -142,6 +143,24 @@ func (b Biased) newChain(train *Matrix, k int) (chain, error) {
 	return ch, nil
 }
 
+// OffsetParamPrefix starts the config keys of the offsets'
+// hyperparameters (bias_m0, bias_tau_mu, ...), which a model's Spec
+// lists after its own when it has offsets.
+const OffsetParamPrefix = "bias_"
+
+// offsetParams are the offsets' hyperparameters as a Biased model's Spec
+// lists them.
+func offsetParams() []Param {
+	return []Param{
+		{Key: "bias_m0", Field: "M0", Support: Real, Default: "mean of the training values", Doc: "mean of the normal prior on the overall level mu"},
+		{Key: "bias_tau_mu", Field: "TauMu", Support: Positive, Default: "1/variance of the training values", Doc: "precision of the normal prior on mu"},
+		{Key: "bias_alpha_b", Field: "AlphaB", Support: Positive, Default: "1", Doc: "shape of the Gamma hyperprior on the row offsets' precision tau_b"},
+		{Key: "bias_beta_b", Field: "BetaB", Support: Positive, Default: "variance of the training values", Doc: "rate of the Gamma hyperprior on tau_b"},
+		{Key: "bias_alpha_c", Field: "AlphaC", Support: Positive, Default: "1", Doc: "shape of the Gamma hyperprior on the column offsets' precision tau_c"},
+		{Key: "bias_beta_c", Field: "BetaC", Support: Positive, Default: "variance of the training values", Doc: "rate of the Gamma hyperprior on tau_c"},
+	}
+}
+
 // biasedSpec returns the Spec of name, a model's name with BiasSuffix, or
 // false when the model is unknown or has no Gaussian likelihood.
 func biasedSpec(name string) (Spec, bool) {
@@ -155,6 +174,7 @@ func biasedSpec(name string) (Spec, bool) {
 	}
 	s.Name = name
 	s.Zero = WithBiases(s.Zero)
+	s.Params = append(slices.Clip(s.Params), offsetParams()...)
 	s.Default = false
 	s.Doc += ", with offsets mu + b_i + c_j"
 	return s, true

@@ -272,12 +272,18 @@ func TestBiasesRefused(t *testing.T) {
 			t.Errorf("Lookup(%q) found nothing", name+BiasSuffix)
 			continue
 		}
-		m, err := s.Configure(map[string]any{"alpha_sigma": 2.0})
+		m, err := s.Configure(map[string]any{"alpha_sigma": 2.0, "bias_tau_mu": 3.0, "bias_beta_c": 0.5})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m.Name() != name+BiasSuffix {
 			t.Errorf("configured %s is named %s", name+BiasSuffix, m.Name())
+		}
+		if b := m.(Biased); b.TauMu != 3 || b.BetaC != 0.5 || b.M0 != 0 {
+			t.Errorf("%s: offsets %+v, want TauMu 3 and BetaC 0.5", m.Name(), b.Offsets)
+		}
+		if _, err := s.Configure(map[string]any{"bias_alpha_b": -1.0}); err == nil {
+			t.Errorf("%s: bias_alpha_b = -1 accepted", m.Name())
 		}
 		if _, err := Run(context.Background(), m, train, Settings{Rank: 2, Sweeps: 3}); err != nil {
 			t.Errorf("%s: %v", m.Name(), err)

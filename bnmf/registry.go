@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // Specs lists every model this package implements, in the order reports
@@ -198,13 +199,36 @@ func ModelsWithParam(key string) []string {
 // Param names, a mistake in the Spec.
 func (s Spec) Configure(values map[string]any) (Model, error) {
 	if b, ok := s.Zero.(Biased); ok {
+		// The model's own hyperparameters go to it, the offsets' (keys
+		// with OffsetParamPrefix) to b.Offsets.
 		inner := s
 		inner.Zero = b.Model
-		m, err := inner.Configure(values)
+		inner.Params = slices.DeleteFunc(slices.Clone(s.Params), func(p Param) bool { return strings.HasPrefix(p.Key, OffsetParamPrefix) })
+		own := make(map[string]any, len(values))
+		var keys []string
+		for k, v := range values {
+			if strings.HasPrefix(k, OffsetParamPrefix) {
+				keys = append(keys, k)
+			} else {
+				own[k] = v
+			}
+		}
+		m, err := inner.Configure(own)
 		if err != nil {
 			return nil, err
 		}
 		b.Model = m
+		slices.Sort(keys)
+		off := reflect.ValueOf(&b.Offsets).Elem()
+		for _, key := range keys {
+			p, ok := s.Param(key)
+			if !ok {
+				return nil, &ParamError{Key: key, Msg: fmt.Sprintf("%s has no hyperparameter %s", s.Name, key)}
+			}
+			if err := p.set(off.FieldByName(p.Field), values[key]); err != nil {
+				return nil, err
+			}
+		}
 		return b, nil
 	}
 	zero := reflect.ValueOf(s.Zero)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // TestBiasesConfig runs one study with GRRN with and without biases:
@@ -57,5 +59,37 @@ func TestBiasesConfig(t *testing.T) {
 	m, err := cfg.Models[2].Model()
 	if err != nil || m.Name() != "GEE+b" {
 		t.Errorf("models[2] is %v (%v), want GEE+b", m, err)
+	}
+
+	// The offsets' hyperparameters: set with biases, in the hash.
+	withTau, err := ParseConfig("tau.yaml", []byte(src("{name: GRRN, biases: true, bias_tau_mu: 2, alpha_sigma: 3}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm, err := withTau.Models[0].Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := bm.(bnmf.Biased)
+	if !ok || b.TauMu != 2 || b.Model.(bnmf.GRRN).AlphaSigma != 3 {
+		t.Errorf("configured %#v, want GRRN+b with TauMu 2 and GRRN's AlphaSigma 3", bm)
+	}
+	h1, err1 := withTau.Hash()
+	plainCfg, err2 := ParseConfig("plain.yaml", []byte(src("{name: GRRN, biases: true, alpha_sigma: 3}")))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if h2, _ := plainCfg.Hash(); h1 == h2 {
+		t.Error("bias_tau_mu left the hash unchanged")
+	}
+	for _, tc := range []struct{ models, want string }{
+		{"{name: GRRN, bias_tau_mu: 2}", "bias_tau_mu is a hyperparameter of the offsets; set biases: true to use it"},
+		{"{name: GRRN, biases: true, bias_tau_mu: -1}", "-1 must be positive"},
+		{"{name: NMF, biases: true}", "NMF has no Gaussian likelihood"},
+	} {
+		_, err := ParseConfig("bad.yaml", []byte(src(tc.models)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.models, err, tc.want)
+		}
 	}
 }

@@ -49,6 +49,7 @@ func (c *Config) validateModel(i int) error {
 		if !bnmf.AcceptsBiases(spec.Zero) {
 			return c.errorf(key+".biases", "%s has no Gaussian likelihood; biases apply only to the Gaussian-likelihood models", m.Name)
 		}
+		spec, _ = bnmf.Lookup(m.Key()) // with the offsets' hyperparameters
 	}
 	if _, err := spec.Configure(m.Hyperparameters); err != nil {
 		var pe *bnmf.ParamError
@@ -56,6 +57,9 @@ func (c *Config) validateModel(i int) error {
 			return c.errorf(key, "%v", err)
 		}
 		k := key + "." + pe.Key
+		if _, has := spec.Param(pe.Key); !has && strings.HasPrefix(pe.Key, bnmf.OffsetParamPrefix) {
+			return c.errorf(k, "%s is a hyperparameter of the offsets; set biases: true to use it", pe.Key)
+		}
 		if _, has := spec.Param(pe.Key); !has {
 			others := bnmf.ModelsWithParam(pe.Key)
 			if len(others) == 0 {
@@ -72,15 +76,11 @@ func (c *Config) validateModel(i int) error {
 // unknown name or a bad hyperparameter; LoadConfig has already checked
 // both.
 func (m *ModelConfig) Model() (bnmf.Model, error) {
-	spec, ok := bnmf.Lookup(m.Name)
+	spec, ok := bnmf.Lookup(m.Key())
 	if !ok {
-		return nil, fmt.Errorf("unknown model %q; the models are %v", m.Name, bnmf.Names())
+		return nil, fmt.Errorf("unknown model %q; the models are %v", m.Key(), bnmf.Names())
 	}
-	model, err := spec.Configure(m.Hyperparameters)
-	if err != nil || !m.Biases {
-		return model, err
-	}
-	return bnmf.WithBiases(model), nil
+	return spec.Configure(m.Hyperparameters)
 }
 
 // Key returns the name of the model that m describes in records and
@@ -106,7 +106,7 @@ func (m *ModelConfig) hashJSON() ([]byte, error) {
 	}
 	b.WriteString(`{"Name":`)
 	b.Write(name)
-	spec, _ := bnmf.Lookup(m.Name)
+	spec, _ := bnmf.Lookup(m.Key()) // Name's, and with biases the offsets' after
 	for _, p := range spec.Params {
 		v, ok := m.Hyperparameters[p.Key]
 		if !ok {

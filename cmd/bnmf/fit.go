@@ -65,7 +65,8 @@ that was killed, and puts DIR back if one was killed while replacing it):
 --biases fits A = mu + b_row + c_col + W Z + noise (the model is named
 MODEL+b): mu ~ N(m0, v), b ~ N(0, 1/tau_b), c ~ N(0, 1/tau_c), with
 tau_b, tau_c ~ Gamma(1, rate v), m0 and v the mean and variance of the
-training values, all drawn inside the Gibbs sweep; the factors then model
+training values (--set bias_m0, bias_tau_mu, bias_alpha_b, bias_beta_b,
+bias_alpha_c, bias_beta_c), all drawn inside the Gibbs sweep; the factors then model
 what the offsets leave. A row or column with no training entries gets its
 offset from the prior, and fit says how many did. The model file stores
 the offsets' samples, and bnmf predict adds them.
@@ -175,11 +176,12 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := o.validate(); err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	model, hyper, err := configureModel(o.model, o.sets)
+	name, err := withBiasesFlag(o.model, o.biases)
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	if model, err = withBiasesFlag(model, o.biases); err != nil {
+	model, hyper, err := configureModel(name, o.sets)
+	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
 	if spec, _ := bnmf.Lookup(o.model); spec.Family == bnmf.Poisson && o.standardize {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/internal/npy"
@@ -14,19 +15,23 @@ import (
 // The offsets mu + b_i + c_j of a fit with --biases: the flag, the
 // output files, summary.json's offsets, and the model file's members.
 
-// withBiasesFlag returns model with offsets when biases is set, or an
-// error for a model without a Gaussian likelihood.
-func withBiasesFlag(model bnmf.Model, biases bool) (bnmf.Model, error) {
-	if !biases {
-		return model, nil
+// withBiasesFlag returns the name of the model to fit: name, or with
+// --biases name with bnmf.BiasSuffix (whose hyperparameters include the
+// offsets', for --set), or an error for a model without a Gaussian
+// likelihood. An unknown name is returned as it is, for configureModel
+// to report.
+func withBiasesFlag(name string, biases bool) (string, error) {
+	if !biases || strings.HasSuffix(name, bnmf.BiasSuffix) {
+		return name, nil
 	}
-	if _, already := model.(bnmf.Biased); already {
-		return model, nil // --model GRRN+b --biases
+	spec, ok := bnmf.Lookup(name)
+	if !ok {
+		return name, nil
 	}
-	if !bnmf.AcceptsBiases(model) {
-		return nil, fmt.Errorf("--biases: %s has no Gaussian likelihood; the offsets apply only to the Gaussian-likelihood models", model.Name())
+	if !bnmf.AcceptsBiases(spec.Zero) {
+		return "", fmt.Errorf("--biases: %s has no Gaussian likelihood; the offsets apply only to the Gaussian-likelihood models", name)
 	}
-	return bnmf.WithBiases(model), nil
+	return name + bnmf.BiasSuffix, nil
 }
 
 // offsetsSummary is summary.json's offsets: the posterior of mu and the

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // TestFitPredictBiases fits GRRN with --biases in process and with the
@@ -30,11 +28,12 @@ func TestFitPredictBiases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, hyper, err := configureModel(o.model, nil)
+	name, err := withBiasesFlag(o.model, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if model, err = withBiasesFlag(model, true); err != nil {
+	model, hyper, err := configureModel(name, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := fitData(context.Background(), o, src, model, hyper, io.Discard)
@@ -119,8 +118,19 @@ func TestFitBiasesRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--biases: PGG has no Gaussian likelihood") {
 		t.Errorf("got error %v, want one refusing --biases for PGG", err)
 	}
-	if _, err := withBiasesFlag(bnmf.NMF{}, true); err == nil {
+	if _, err := withBiasesFlag("NMF", true); err == nil {
 		t.Error("--biases accepted for NMF")
+	}
+	// The offsets' hyperparameters with --set: accepted with --biases
+	// only, and recorded.
+	withSet := filepath.Join(dir, "set")
+	fitCLI(t, "--biases", "--set", "bias_beta_b=2", "--set", "bias_alpha_b=3", "--rank", "2", "--sweeps", "10", "--chains", "1", "--out", withSet, p.path)
+	if man := string(mustRead(t, filepath.Join(withSet, "manifest.json"))); !strings.Contains(man, `"bias_alpha_b": 3`) {
+		t.Errorf("manifest.json does not record bias_alpha_b:\n%s", man)
+	}
+	err = run(context.Background(), []string{"fit", "--set", "bias_alpha_b=3", "--rank", "2", "--out", filepath.Join(dir, "y"), p.path}, &out, &errOut)
+	if err == nil || !strings.Contains(err.Error(), "has no hyperparameter") {
+		t.Errorf("--set bias_alpha_b without --biases: got %v", err)
 	}
 	plain := filepath.Join(dir, "plain")
 	fitCLI(t, "--rank", "2", "--sweeps", "10", "--chains", "1", "--out", plain, p.path)
