@@ -25,6 +25,9 @@ type ModelConfig struct {
 	// hyperparameters); the model is then named with bnmf.BiasSuffix in
 	// records and reports ("GRRN+b"), so that a study may run a model
 	// with and without them. It enters the config's hash only when set.
+	// The offsets' hyperparameters are then keys too (bias_m0,
+	// bias_tau_mu, bias_alpha_b, bias_beta_b, bias_alpha_c, bias_beta_c;
+	// see bnmf.Offsets for their defaults).
 	Biases bool `yaml:"biases"`
 	// Hyperparameters maps a hyperparameter's config key to its value: a
 	// number, or a name for a choice such as NMF's objective.
