@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/bnmf-lab/bnmf/internal/workpool"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
 
@@ -132,37 +133,17 @@ func chainSettings(s Settings, c, perChain int, mu *sync.Mutex) Settings {
 }
 
 // eachChain calls run for chains 0 to n-1, up to parallel at once. The
-// first error cancels the calls not yet started and the context of those
-// under way (which run must watch), and is returned, with the chain's
-// index when n > 1.
+// first error skips the calls not yet started and is returned, with the
+// chain's index when n > 1; the calls under way run on (run sees the
+// caller's context, not the pool's).
 func eachChain(ctx context.Context, n, parallel int, run func(c int) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				if err := run(c); err != nil {
-					if n > 1 {
-						err = fmt.Errorf("chain %d: %w", c, err)
-					}
-					cancel(err)
-				}
-			}
-		}()
-	}
-	for c := range n {
-		if ctx.Err() != nil {
-			break
+	return workpool.Range(ctx, n, parallel, func(_ context.Context, c int) error {
+		err := run(c)
+		if err != nil && n > 1 {
+			err = fmt.Errorf("chain %d: %w", c, err)
 		}
-		next <- c
-	}
-	close(next)
-	wg.Wait()
-	return context.Cause(ctx)
+		return err
+	})
 }
 
 // isPointEstimate reports whether model is registered as a point

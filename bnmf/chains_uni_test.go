@@ -12,7 +12,7 @@ import (
 // stream of their own (phaseGlobal) after the lines of Z.
 func TestUnivariateWorkersBitIdentical(t *testing.T) {
 	train, test, _ := planted(t, 50, 70, 4, 0.4, 0.2, 3)
-	for _, model := range []Model{GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}} {
+	for _, model := range []Model{GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}} {
 		t.Run(model.Name(), func(t *testing.T) {
 			var first *Result
 			for _, workers := range []int{1, 2, 3} {

@@ -21,6 +21,7 @@ func uniCondModels() map[string]Model {
 		"GEEA": GEEA{Alpha0: 2, Beta0: 1.5},
 		"GLL":  GLL{Eta: 2},
 		"GLLI": GLLI{A: 0.5, B: 2},
+		"GL21": GL21{Lambda: 1.3},
 	}
 }
 
@@ -88,6 +89,18 @@ func uniLogPrior(f *condFixture, model Model, s, line int) (logp func(float64) f
 		return expo(uniCondARD[0]), false // Exp(lambda_0)
 	case GLL, GLLI:
 		return gauss(tau[e]), true // N(0, lambda_ik) with 1/lambda_ik = tau
+	case GL21:
+		// -Lambda/2 (x_i0 + sum_{k>0} x_ik)^2 with the line's other
+		// entries at the fixture's values.
+		x := f.w
+		if s == 1 {
+			x = f.zt
+		}
+		var others float64
+		for k := 1; k < condK; k++ {
+			others += x[e+k]
+		}
+		return func(v float64) float64 { return -m.Lambda / 2 * (v + others) * (v + others) }, false
 	}
 	panic("no prior for " + model.Name())
 }
@@ -151,6 +164,10 @@ func TestConditionalUnivariateFactorEntry(t *testing.T) {
 		{"GLL/Z3", "GLL", 1, 3, 0.5},
 		{"GLLI/W1/negative-data", "GLLI", 0, 1, 0.05},
 		{"GLLI/Z1/one-entry", "GLLI", 1, 1, 0.2},
+		{"GL21/W0", "GL21", 0, 0, 0.5},
+		{"GL21/W1/far-tail", "GL21", 0, 1, 0.05},
+		{"GL21/W2/unobserved-is-prior", "GL21", 0, 2, 0.5},
+		{"GL21/Z3", "GL21", 1, 3, 0.5},
 	}
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

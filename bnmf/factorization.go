@@ -51,6 +51,9 @@ type factorSide struct {
 	// from untruncated normals; global is prior as a globalPrior, or nil.
 	real   bool
 	global globalPrior
+	// seq is prior as a sequentialPrior, or nil: the side's lines are
+	// then updated one after another in line order.
+	seq sequentialPrior
 
 	// With Settings.Float32Factors: float32 copies of x and of other,
 	// the one written as x changes, the other read by the gather.
@@ -129,6 +132,7 @@ func (f *factorization) newSides(pw, pz prior, update func(*factorSide, *worker,
 		side.line = func(wk *worker, i int) error { return update(side, wk, i) }
 		_, side.real = side.prior.(realPrior)
 		side.global, _ = side.prior.(globalPrior)
+		side.seq, _ = side.prior.(sequentialPrior)
 	}
 	return sides
 }

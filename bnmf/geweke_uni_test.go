@@ -23,6 +23,7 @@ func uniGewekeModels() []Model {
 		GEEA{Alpha0: 3, Beta0: 2, Likelihood: gewekeLik()},
 		GLL{Eta: 2, Likelihood: gewekeLik()},
 		GLLI{A: 1, B: 2, Likelihood: gewekeLik()},
+		GL21{Lambda: 2, Likelihood: gewekeLik()},
 	}
 }
 
@@ -77,6 +78,8 @@ func uniLikelihood(model Model) Likelihood {
 	case GLL:
 		return m.Likelihood
 	case GLLI:
+		return m.Likelihood
+	case GL21:
 		return m.Likelihood
 	}
 	panic("no likelihood for " + model.Name())
@@ -186,7 +189,8 @@ func TestGewekeUnivariate(t *testing.T) {
 	}
 	cases = append(cases,
 		tcase{"GEEA/wrong-rate-shape", uniGewekeModels()[2], true},
-		tcase{"GLL/wrong-variance-rate", uniGewekeModels()[3], true})
+		tcase{"GLL/wrong-variance-rate", uniGewekeModels()[3], true},
+		tcase{"GL21/coupling-forgotten", uniGewekeModels()[5], true})
 	// Sizes as in TestGewekeJointDistribution.
 	const nMarginal, nSuccessive = 100000, 200000
 	for ci, tc := range cases {

@@ -97,7 +97,11 @@ func (c *gibbsChain) sweep(p *pool, s int) error {
 	c.invSigma2 = 1 / c.sigma2
 	for i := range c.sides {
 		side := &c.sides[i]
-		if err := p.run(side.line, len(side.start)-1, s, i); err != nil {
+		if side.seq != nil {
+			if err := c.sweepInOrder(p, side, s, i); err != nil {
+				return err
+			}
+		} else if err := p.run(side.line, len(side.start)-1, s, i); err != nil {
 			return err
 		}
 		if side.global != nil {
@@ -234,3 +238,12 @@ func (c *gibbsChain) drawSigma2(p *pool, s int) error {
 func (c *gibbsChain) noiseVariance() float64 { return c.sigma2 }
 func (c *gibbsChain) pointEstimate() bool    { return false }
 func (c *gibbsChain) static() bool           { return false }
+
+// sweepInOrder updates the lines of a side with a sequentialPrior one
+// after another in line order (see sequentialPrior).
+func (c *gibbsChain) sweepInOrder(p *pool, side *factorSide, s, phase int) error {
+	if err := side.seq.beginPass(side.x); err != nil {
+		return fmt.Errorf("bnmf: sweep %d: prior of %s: %w", s, side.name, err)
+	}
+	return p.runInOrder(side.line, len(side.start)-1, s, phase)
+}

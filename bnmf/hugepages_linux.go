@@ -18,9 +18,8 @@ const (
 // collapses the pages already there into huge pages. Rows of the factors
 // and residuals are reached in random order, and with 4 KiB pages nearly
 // every such access misses the TLB once the arrays outgrow it: on the
-// MovieLens 25M shape a GRRN K = 50 sweep took 2.90-2.97 s with huge
-// pages against 3.00-3.06 s without (one process alternating sweeps of
-// two chains).
+// MovieLens 25M shape huge pages made a GRRN K = 50 sweep 2-4% faster
+// (README, Speed).
 // It is advice and changes no value; errors (an older kernel without
 // MADV_COLLAPSE, THP disabled) are ignored.
 func backWithHugePages(x []float64) {

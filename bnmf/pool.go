@@ -149,6 +149,21 @@ func (p *pool) work(wk *worker, j job) lineError {
 	}
 }
 
+// runInOrder applies fn to lines 0, 1, ..., n-1 in that order on the
+// first worker, each line with the stream run would give it, for a side
+// whose lines depend on each other (sequentialPrior). It stops at the
+// first failing line.
+func (p *pool) runInOrder(fn lineFunc, n, sweep, phase int) error {
+	wk := p.workers[0]
+	for i := range n {
+		wk.pcg.Seed(streamSeed(p.seed, sweep, phase, i))
+		if err := fn(wk, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // streamSeed derives the two PCG seed words of one line's random stream
 // from the run's seed, the sweep, the phase and the line, mixing with
 // SplitMix64 (Steele, Lea and Flood 2014) so that nearby keys give

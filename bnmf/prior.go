@@ -56,6 +56,20 @@ type globalPrior interface {
 	updateGlobal(w, zt []float64, rng *rand.Rand) error
 }
 
+// sequentialPrior is a prior that couples the lines of its side (the
+// volume prior of GVG and GVnG): the natural parameters of line i depend
+// on the current values of the other lines. The chain then updates the
+// side's lines one after another in line order, on one worker, each line
+// still on the random stream keyed by (sweep, side, line), so that the
+// chain does not depend on the number of workers; before the first line
+// it calls beginPass with the side's factor (lines x K, row-major). The
+// prior may keep state from natural(i, 0) (asked first for each line,
+// with the line's old values) to updateLine(i, x) (given its new ones).
+type sequentialPrior interface {
+	prior
+	beginPass(x []float64) error
+}
+
 // Compile-time checks that every prior implements prior.
 var (
 	_ prior = exponentialPrior{}

@@ -7,7 +7,7 @@ import "testing"
 // its hash), not needing nonnegative data, real-valued, with posteriors;
 // and that no other model is marked real-valued.
 func TestRealValuedSpecs(t *testing.T) {
-	real := map[string]bool{"GGG": true, "GGGU": true, "GGGA": true, "GGGW": true, "GLL": true, "GLLI": true, "GEG": true}
+	real := map[string]bool{"GGG": true, "GGGU": true, "GGGA": true, "GGGW": true, "GLL": true, "GLLI": true, "GVG": true, "GVnG": true, "GEG": true}
 	for _, s := range Specs() {
 		if s.RealValued != real[s.Name] {
 			t.Errorf("%s: RealValued %v, want %v", s.Name, s.RealValued, real[s.Name])

@@ -29,6 +29,7 @@ func uniSBCModels() []Model {
 		GEEA{Alpha0: 6, Beta0: 3, Likelihood: gewekeLik()},
 		GLL{Eta: 4, Likelihood: gewekeLik()},
 		GLLI{A: 1, B: 16, Likelihood: gewekeLik()},
+		GL21{Lambda: 4, Likelihood: gewekeLik()},
 	}
 }
 
@@ -150,7 +151,8 @@ func TestSBCUnivariate(t *testing.T) {
 	for mi, m := range uniSBCModels() {
 		studies = append(studies, study{m.Name(), m, false, uint64(5000 + 10*mi)})
 	}
-	studies = append(studies, study{"GEEA-wrong-rate-shape", studies[2].model, true, studies[2].seed})
+	studies = append(studies, study{"GEEA-wrong-rate-shape", studies[2].model, true, studies[2].seed},
+		study{"GL21-coupling-forgotten", studies[5].model, true, studies[5].seed})
 	var total int
 	for _, st := range studies {
 		if !st.mutant {
@@ -194,7 +196,7 @@ func TestSBCUnivariate(t *testing.T) {
 			}
 			t.Logf("smallest p = %.3g (%s)", minP, worst)
 			if st.mutant && !(minP < alpha) {
-				t.Errorf("the wrong rate conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
+				t.Errorf("the wrong conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package bnmf
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -134,6 +135,30 @@ func uniDrawParams(g gewekeSampler, model Model, k int, st *uniState) {
 			laplace(x, st.hyper[2*s], func(e int) float64 { return eta[e] })
 		}
 		lik = m.Likelihood
+	case GL21:
+		// Each line: Lambda s^2 is chi-square with K degrees of freedom
+		// (a sum of K squared normals) and the line is s times the
+		// spacings of K-1 sorted uniforms, a uniform point of the simplex.
+		for _, x := range [][]float64{st.w, st.zt} {
+			u := make([]float64, k+1)
+			for i := 0; i < len(x); i += k {
+				var chi2 float64
+				for range k {
+					n := g.rng.NormFloat64()
+					chi2 += n * n
+				}
+				s := math.Sqrt(chi2 / m.Lambda)
+				u[0], u[k] = 0, 1
+				for kk := 1; kk < k; kk++ {
+					u[kk] = g.rng.Float64()
+				}
+				slices.Sort(u)
+				for kk := range k {
+					x[i+kk] = s * (u[kk+1] - u[kk])
+				}
+			}
+		}
+		lik = m.Likelihood
 	default:
 		panic("no prior sampler for " + model.Name())
 	}
@@ -177,6 +202,15 @@ func (p uniWrongLaplace) updateLine(i int, x []float64, rng *rand.Rand) int {
 	return -1
 }
 
+// uniWrongL21 is GL21's prior with a deliberately wrong linear term: the
+// coupling -Lambda sum_{k' != k} x_ik' forgotten, as if the prior were
+// sum_k x_ik^2 (independent half-normals) rather than (sum_k x_ik)^2.
+type uniWrongL21 struct{ *l21Prior }
+
+func (p uniWrongL21) natural(int, int) (prec, lin float64) {
+	return p.lambda, 0 // wrong: the line's other entries left out
+}
+
 // uniChain returns model's chain on data at rank k or, with mutant, the
 // GEEA chain with uniWrongARD (model GEEA) or the GLL chain with
 // uniWrongLaplace (model GLL).
@@ -199,6 +233,10 @@ func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibb
 		case GLL:
 			pw, pz := c.sides[0].prior.(*laplacePrior), c.sides[1].prior.(*laplacePrior)
 			c = newGibbsChain(data, k, m.Likelihood, uniWrongLaplace{pw}, uniWrongLaplace{pz})
+		case GL21:
+			pw, pz := c.sides[0].prior.(*l21Prior), c.sides[1].prior.(*l21Prior)
+			c = newGibbsChain(data, k, m.Likelihood, uniWrongL21{pw}, uniWrongL21{pz})
+			pw.x, pz.x = c.w, c.zt
 		default:
 			t.Fatalf("no mutant of %s", model.Name())
 		}

@@ -50,7 +50,7 @@ func BenchmarkSweep(b *testing.B) {
 		// positions); collect it now so that the collector does not run
 		// on the measured cores during the first benchmarks.
 		runtime.GC()
-		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}} {
+		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}} {
 			for _, k := range []int{10, 20, 50} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
 					benchmarkSweeps(b, model, data, k)

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bnmf-lab/bnmf/internal/fileerr"
 	"github.com/bnmf-lab/bnmf/sparse"
 )
 
@@ -32,31 +32,10 @@ var (
 // ParseError reports a problem in an input file. Line counts from 1; it is
 // 0 for a problem with the whole file, such as an empty one. Field names
 // the offending field ("rating", "user id", ...) or is empty when the line
-// as a whole is wrong.
-type ParseError struct {
-	File  string
-	Line  int
-	Field string
-	Err   error
-}
-
-// Error formats the error as "file:line: field: message", leaving out the
-// line and field when they are unknown.
-func (e *ParseError) Error() string {
-	var b bytes.Buffer
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		fmt.Fprintf(&b, ": %s", e.Field)
-	}
-	fmt.Fprintf(&b, ": %v", e.Err)
-	return b.String()
-}
-
-// Unwrap returns the underlying error.
-func (e *ParseError) Unwrap() error { return e.Err }
+// as a whole is wrong. Its message reads "file:line: field: message". It
+// is the one file:line error type of the module, which configs report
+// too (experiments.ConfigError).
+type ParseError = fileerr.Error
 
 // maxLine is the longest line a loader accepts, in bytes.
 const maxLine = 1 << 20

@@ -9,17 +9,18 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/internal/progress"
 )
 
 // sweepCounter is a bnmf.Recorder that reports each sweep's work to the
-// progress tracker.
+// progress meter.
 type sweepCounter struct {
-	t    *tracker
+	t    *progress.CellMeter
 	rank int
 }
 
 func (s sweepCounter) Record(bnmf.SweepStats) error {
-	s.t.addWork(int64(s.rank))
+	s.t.AddWork(int64(s.rank))
 	return nil
 }
 
@@ -29,7 +30,7 @@ func (s sweepCounter) Record(bnmf.SweepStats) error {
 // in its record saying how many were clipped. A cell that fails returns a record with
 // Error set; only cancellation of ctx returns an error, and then no record,
 // so the cell runs again on resume.
-func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*Record, error) {
+func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *progress.CellMeter) (*Record, error) {
 	cfg := p.Config
 	start := time.Now()
 	r := &Record{
@@ -38,7 +39,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *tracker) (*R
 		Kind:       cfg.Kind,
 		ConfigHash: p.Manifest.ConfigHash,
 		Cell:       c,
-		Seed:       ChainSeed(cfg.Seed, c),
+		Seed:       CellSeed(cfg.Seed, c),
 		Dataset:    p.data.Name,
 		Rows:       p.data.Rows,
 		Cols:       p.data.Cols,

@@ -91,10 +91,12 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 // every model at a given fraction (or ratio) and repeat sees the same
 // training and test entries: the comparison between models is paired.
 
-// ChainSeed returns the seed of cell's chain (bnmf.Settings.Seed): the
+// CellSeed returns the seed of cell c (its bnmf.Settings.Seed): the
 // first eight bytes, big-endian, of the SHA-256 digest of the canonical
-// string above.
-func ChainSeed(base uint64, c Cell) uint64 {
+// string above. Chain i of the cell is seeded with
+// bnmf.ChainSeed(CellSeed(base, c), i), which is the cell seed itself
+// for chain 0.
+func CellSeed(base uint64, c Cell) uint64 {
 	s := fmt.Sprintf("bnmf/chain/v1 base=%d model=%s rank=%d fraction=%s noise=%s repeat=%d",
 		base, c.Model, c.Rank, formatFloat(c.Fraction), formatFloat(c.NoiseRatio), c.Repeat)
 	if c.Fold != 0 {

@@ -82,8 +82,8 @@ func TestSeedsGolden(t *testing.T) {
 		{1, Cell{Model: "NMF", Rank: 10, Repeat: 9}, 0x4cac6275a6bfbde7},
 	}
 	for _, tt := range chains {
-		if got := ChainSeed(tt.base, tt.cell); got != tt.want {
-			t.Errorf("ChainSeed(%d, %s) = %#x, want %#x", tt.base, tt.cell, got, tt.want)
+		if got := CellSeed(tt.base, tt.cell); got != tt.want {
+			t.Errorf("CellSeed(%d, %s) = %#x, want %#x", tt.base, tt.cell, got, tt.want)
 		}
 	}
 	if got, want := SplitSource(1, 0.97, 3).Uint64(), uint64(0x76cf9cecfc400f8a); got != want {
@@ -104,7 +104,7 @@ func TestSeedsDistinct(t *testing.T) {
 	}
 	seen := make(map[uint64]Cell)
 	for _, c := range cfg.Cells() {
-		s := ChainSeed(1, c)
+		s := CellSeed(1, c)
 		if prev, ok := seen[s]; ok {
 			t.Fatalf("cells %s and %s share seed %#x", prev, c, s)
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/internal/fileerr"
 	"io"
 	"os"
 	"path/filepath"
@@ -216,7 +217,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 		return nil, syntaxError(file, err)
 	}
 	if len(doc.Content) == 0 {
-		return nil, &ConfigError{File: file, Msg: "the config is empty"}
+		return nil, fileerr.New(file, 0, "", "the config is empty")
 	}
 	decoded, auto, err := sweepsAuto(file, &doc, src)
 	if err != nil {
@@ -236,7 +237,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, &ConfigError{File: file, Line: extra.Line, Msg: "the file holds more than one YAML document"}
+		return nil, fileerr.New(file, extra.Line, "", "the file holds more than one YAML document")
 	}
 	if err := checkIntegers(file, &doc, reflect.TypeOf(cfg)); err != nil {
 		return nil, err
@@ -269,7 +270,7 @@ func (c *Config) File() string { return c.file }
 // errorf returns a *ConfigError at key, with the line where the file
 // writes it (0 when the key is absent and holds its default).
 func (c *Config) errorf(key, format string, args ...any) *ConfigError {
-	return &ConfigError{File: c.file, Line: c.lines[key], Key: key, Msg: fmt.Sprintf(format, args...)}
+	return fileerr.New(c.file, c.lines[key], key, fmt.Sprintf(format, args...))
 }
 
 // hashed is the part of a Config that determines its numbers: everything

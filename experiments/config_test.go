@@ -64,9 +64,8 @@ func TestConfigErrorsAreTyped(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("error %v is a %T, want *ConfigError", err, err)
 	}
-	want := ConfigError{File: "testdata/bad-negative-rank.yaml", Line: 5, Key: "ranks[1]", Msg: "rank -5 must be positive"}
-	if *ce != want {
-		t.Errorf("got %+v, want %+v", *ce, want)
+	if ce.File != "testdata/bad-negative-rank.yaml" || ce.Line != 5 || ce.Field != "ranks[1]" || ce.Err.Error() != "rank -5 must be positive" {
+		t.Errorf("got %+v, want file testdata/bad-negative-rank.yaml, line 5, key ranks[1], message %q", *ce, "rank -5 must be positive")
 	}
 }
 

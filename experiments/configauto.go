@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/internal/fileerr"
 )
 
 // autoWord is the value of sweeps that asks for sweeps: auto.
@@ -38,7 +39,7 @@ func sweepsAuto(file string, doc *yaml.Node, src []byte) ([]byte, bool, error) {
 	for range v.Line - 1 {
 		nl := bytes.IndexByte(src[off:], '\n')
 		if nl < 0 {
-			return nil, false, &ConfigError{File: file, Line: v.Line, Key: "sweeps", Msg: "cannot find the value auto in the file"}
+			return nil, false, fileerr.New(file, v.Line, "sweeps", "cannot find the value auto in the file")
 		}
 		off += nl + 1
 	}
@@ -56,7 +57,7 @@ func sweepsAuto(file string, doc *yaml.Node, src []byte) ([]byte, bool, error) {
 			return out, true, nil
 		}
 	}
-	return nil, false, &ConfigError{File: file, Line: v.Line, Key: "sweeps", Msg: "write auto as a plain word"}
+	return nil, false, fileerr.New(file, v.Line, "sweeps", "write auto as a plain word")
 }
 
 // validateAutoSweeps checks max_sweeps, and what sweeps: auto rules out:

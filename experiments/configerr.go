@@ -10,34 +10,17 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/bnmf-lab/bnmf/internal/fileerr"
 )
 
 // ConfigError is a problem with a config file, located by file, line and
-// key. Its message reads "file:line: key: message"; the line is left out
-// when the key is not written in the file (it holds its default) and the
-// key when the problem is not about one key.
-type ConfigError struct {
-	File string
-	Line int    // 1-based; 0 when unknown
-	Key  string // a key path such as "models[2].name", or ""
-	Msg  string
-}
-
-// Error formats the error as "file:line: key: message".
-func (e *ConfigError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
-	if e.Key != "" {
-		b.WriteString(e.Key)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// key (its Field, a key path such as "models[2].name"). Its message reads
+// "file:line: key: message"; the line is left out when the key is not
+// written in the file (it holds its default) and the key when the problem
+// is not about one key. It is the module's one file:line error type,
+// which data files report too (dataset.ParseError).
+type ConfigError = fileerr.Error
 
 // yamlLine matches the "line N: " prefix of go-yaml's messages.
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
@@ -47,9 +30,9 @@ func syntaxError(file string, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1]) // the pattern admits only digits
-		return &ConfigError{File: file, Line: line, Msg: "invalid YAML: " + m[2]}
+		return fileerr.New(file, line, "", "invalid YAML: "+m[2])
 	}
-	return &ConfigError{File: file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	return fileerr.New(file, 0, "", "invalid YAML: "+strings.TrimPrefix(msg, "yaml: "))
 }
 
 var (
@@ -68,21 +51,21 @@ func decodeError(file string, doc *yaml.Node, err error) error {
 	}
 	m := yamlLine.FindStringSubmatch(te.Errors[0])
 	if m == nil {
-		return &ConfigError{File: file, Msg: te.Errors[0]}
+		return fileerr.New(file, 0, "", te.Errors[0])
 	}
 	line, _ := strconv.Atoi(m[1]) // the pattern admits only digits
 	msg := m[2]
 	if u := yamlUnknown.FindStringSubmatch(msg); u != nil {
 		key, _ := keyAt(doc, line, u[1], true)
-		return &ConfigError{File: file, Line: line, Key: key, Msg: "unknown key"}
+		return fileerr.New(file, line, key, "unknown key")
 	}
 	if u := yamlRepeated.FindStringSubmatch(msg); u != nil {
 		key, _ := keyAt(doc, line, u[1], true)
-		return &ConfigError{File: file, Line: line, Key: key, Msg: "key given twice"}
+		return fileerr.New(file, line, key, "key given twice")
 	}
 	if u := yamlTwice.FindStringSubmatch(msg); u != nil {
 		key, _ := keyAt(doc, line, u[1], true)
-		return &ConfigError{File: file, Line: line, Key: key, Msg: "key given twice (first at line " + u[2] + ")"}
+		return fileerr.New(file, line, key, "key given twice (first at line "+u[2]+")")
 	}
 	if w := yamlWrong.FindStringSubmatch(msg); w != nil {
 		key, node := keyAt(doc, line, w[2], false)
@@ -93,11 +76,10 @@ func decodeError(file string, doc *yaml.Node, err error) error {
 		if w[2] != "" {
 			got = fmt.Sprintf("%s %q", got, node.Value)
 		}
-		return &ConfigError{File: file, Line: line, Key: key,
-			Msg: fmt.Sprintf("got %s, want %s", got, describeType(w[3]))}
+		return fileerr.New(file, line, key, fmt.Sprintf("got %s, want %s", got, describeType(w[3])))
 	}
 	key, _ := keyAt(doc, line, "", false)
-	return &ConfigError{File: file, Line: line, Key: key, Msg: msg}
+	return fileerr.New(file, line, key, msg)
 }
 
 // describeTag names a YAML tag for a reader.
@@ -340,5 +322,5 @@ func integerError(file string, n *yaml.Node, t reflect.Type, path string) *Confi
 	default:
 		msg = fmt.Sprintf("got %s %q, want %s", describeTag(tag), n.Value, want)
 	}
-	return &ConfigError{File: file, Line: n.Line, Key: path, Msg: msg}
+	return fileerr.New(file, n.Line, path, msg)
 }

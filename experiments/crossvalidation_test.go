@@ -135,7 +135,7 @@ func TestNestedCVFolds(t *testing.T) {
 	seeds := make(map[uint64]bool)
 	for _, c := range cells {
 		keys[c.Key()] = true
-		seeds[ChainSeed(1, c)] = true
+		seeds[CellSeed(1, c)] = true
 	}
 	if len(keys) != len(cells) || len(seeds) != len(cells) {
 		t.Errorf("%d keys and %d seeds for %d cells, want one each", len(keys), len(seeds), len(cells))

@@ -15,7 +15,7 @@
 // bounded pool of goroutines.
 //
 // Every cell's seeds derive from the base seed and the cell's identity
-// (ChainSeed, SplitSource, NoiseSource, FoldSource), so its numbers do not depend on
+// (CellSeed, SplitSource, NoiseSource, FoldSource), so its numbers do not depend on
 // the number of workers, the order in which cells finish, the shard that
 // runs it, or the other cells of the config.
 //

@@ -25,7 +25,7 @@ repeats: 10
 	cells := cfg.Cells()
 	fmt.Println(cfg.Name, "has", len(cells), "cells, written to", cfg.Output)
 	for _, c := range cells[:3] {
-		fmt.Printf("%s seed %#x\n", c.Key(), experiments.ChainSeed(cfg.Seed, c))
+		fmt.Printf("%s seed %#x\n", c.Key(), experiments.CellSeed(cfg.Seed, c))
 	}
 	// Output:
 	// table2 has 80 cells, written to results/table2

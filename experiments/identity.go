@@ -11,7 +11,7 @@ import (
 // own identity (its model and that model's hyperparameters, rank, grid
 // value and repeat) and on the study's shared settings (dataset, seed,
 // sweeps and the rest), never on which other models the study lists: seeds,
-// splits and noise are derived without them (see ChainSeed). So a config
+// splits and noise are derived without them (see CellSeed). So a config
 // edited only by adding or removing models keeps the records of the models
 // it shares with the config before, provided their hyperparameters are
 // unchanged: when such an edit is run

@@ -14,7 +14,7 @@ import (
 // shared setting is another config and is refused.
 func TestAddingModelsKeepsRecords(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "study")
-	runIn := func(models string, extra ...string) (Summary, error) {
+	runIn := func(models string, extra ...string) (RunSummary, error) {
 		t.Helper()
 		src := tinyStudy + models + strings.Join(extra, "")
 		cfg, err := ParseConfig("tiny.yaml", []byte(src))

@@ -2,16 +2,11 @@ package experiments
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/dataset"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 )
 
 // Plan is a validated study with its data loaded, ready to run. Prepare
@@ -70,7 +65,7 @@ func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Pla
 	}
 	resolved := *cfg
 	cfg = &resolved
-	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: BuildVersions(opts.Revision)}
+	p := &Plan{Config: cfg, models: make(map[string]bnmf.Model), versions: provenance.BuildVersions(opts.Revision)}
 	for i := range cfg.Models {
 		m, err := cfg.Models[i].Model()
 		if err != nil {
@@ -207,48 +202,4 @@ func (p *Plan) manifest() (Manifest, error) {
 	}
 	p.source.describe(&m)
 	return m, nil
-}
-
-// BuildVersions reports the Go version of this program and its source:
-// revision if not empty (build.sh passes the one it stamps), else the
-// module version or VCS revision Go stamped into the build (with "+dirty"
-// if Go found the tree modified).
-func BuildVersions(revision string) Versions {
-	v := Versions{Go: runtime.Version()}
-	if revision != "" {
-		v.Module = revision
-		return v
-	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	v.Module = info.Main.Version
-	dirty := false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Module = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if dirty {
-		v.Module += "+dirty"
-	}
-	return v
-}
-
-// FileSHA256 returns the hex SHA-256 of the content of the file at path.
-func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close() // read-only: a close error loses nothing
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,10 +1,10 @@
 package experiments
 
 import (
-	"github.com/bnmf-lab/bnmf/bnmf"
-
 	"os"
-	"strings"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 )
 
 // RecordVersion is the schema version written into every Record. Readers
@@ -140,28 +140,9 @@ type Trace struct {
 	Seconds  []float64 `json:"seconds"` // elapsed since the start of the chain
 }
 
-// Versions records what produced a record.
-type Versions struct {
-	Go     string `json:"go"`
-	Module string `json:"module"` // module version or VCS revision
-}
-
-// ShortRevision returns the revision in v cut to 12 digits, with a
-// "+dirty" suffix (uncommitted changes) kept, or "" when the build
-// recorded none (Module empty or "(devel)").
-func (v Versions) ShortRevision() string {
-	rev, dirty := strings.CutSuffix(v.Module, "+dirty")
-	if rev == "" || rev == "(devel)" {
-		return ""
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	return rev
-}
+// Versions records what produced a record: the Go version and the
+// module's revision (see package internal/provenance).
+type Versions = provenance.Versions
 
 // Manifest describes a study as it was configured: every cell it expects,
 // so that a report can say which are missing. The runner writes it as

@@ -11,7 +11,16 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/bnmf-lab/bnmf/internal/claim"
+	"github.com/bnmf-lab/bnmf/internal/progress"
+	"github.com/bnmf-lab/bnmf/internal/workpool"
 )
+
+// Progress says where and how often Plan.Run reports how a study is
+// getting on: cells done of total, chains running, time elapsed and an
+// estimate of the time left. A nil *Progress reports nothing.
+type Progress = progress.Output
 
 // RunOptions controls Plan.Run.
 type RunOptions struct {
@@ -49,8 +58,8 @@ type RunOptions struct {
 	afterCell func(key string)
 }
 
-// Summary tells what a call of Plan.Run did.
-type Summary struct {
+// RunSummary tells what a call of Plan.Run did.
+type RunSummary struct {
 	// Dir is the study's output directory.
 	Dir string
 	// Cells is the number of cells in the shard; Stored of them had
@@ -65,7 +74,7 @@ type Summary struct {
 	// Held lists the cells left to other processes that still had no
 	// record when the run ended: neither run nor stored, they are still
 	// running elsewhere (or their holder hangs; its claim then expires,
-	// see ClaimLease). Each is "KEY (host HOST, pid PID)", sorted.
+	// see claim.Lease). Each is "KEY (host HOST, pid PID)", sorted.
 	Held []string
 	// Problems lists what the output directory held but the study could
 	// not use (see Study.Problems).
@@ -90,9 +99,9 @@ type Summary struct {
 // written, and Run returns an error wrapping ctx.Err() after every finished
 // cell is stored; running it again resumes. Cells that fail are recorded
 // with their error and not run again on resume unless opts.RetryFailed.
-func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
+func (p *Plan) Run(ctx context.Context, opts RunOptions) (RunSummary, error) {
 	start := time.Now()
-	sum := Summary{Dir: p.Config.Output}
+	sum := RunSummary{Dir: p.Config.Output}
 	if opts.Output != "" {
 		sum.Dir = opts.Output
 	}
@@ -102,8 +111,8 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if opts.Repeats < 0 {
 		return sum, fmt.Errorf("study %s: repeats limit %d must not be negative", p.Config.Name, opts.Repeats)
 	}
-	lock, err := lockStudy(ctx, sum.Dir, opts.Force)
-	if errors.Is(err, errStudyLocked) {
+	lock, err := claim.LockDir(ctx, sum.Dir, LockFile, opts.Force)
+	if errors.Is(err, claim.ErrLocked) {
 		holding := ""
 		if live, _ := LiveClaims(sum.Dir); len(live) > 0 {
 			holding = fmt.Sprintf(" (it holds %d cell(s), such as %s)", len(live), live[0])
@@ -113,14 +122,14 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	defer lock.unlock()
+	defer lock.Unlock()
 	if err := initStore(sum.Dir, p.Config, &p.Manifest, opts.Force); err != nil {
 		return sum, err
 	}
 	if opts.Force {
 		// Let other runs of this study in, and check that no other
 		// --force got in while the lock changed.
-		if err := lock.share(ctx); err != nil {
+		if err := lock.Share(ctx); err != nil {
 			return sum, err
 		}
 		if m, err := readManifest(sum.Dir); err != nil || m.ConfigHash != p.Manifest.ConfigHash {
@@ -168,13 +177,13 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 	parallel := min(cores, len(todo))
 	perChain := max(1, cores/max(1, parallel))
 
-	t := newTracker(opts.Progress, p.Config.Name, sum.Cells, sum.Stored, work)
-	t.begin(len(todo), cores, parallel, sum.Dir)
-	claims, err := newClaimer(sum.Dir)
+	t := opts.Progress.Cells(p.Config.Name, sum.Cells, sum.Stored, work)
+	t.Begin(len(todo), cores, parallel, sum.Dir)
+	claims, err := claim.New(filepath.Join(sum.Dir, ClaimsDir))
 	if err != nil {
 		return sum, err
 	}
-	defer claims.close()
+	defer claims.Close()
 	var mu sync.Mutex
 	var ran []string // keys of the records this run wrote
 	type heldCell struct {
@@ -182,7 +191,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		holder string
 	}
 	held := make(map[string]heldCell) // cells claimed by other processes
-	err = runEach(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
+	err = workpool.Each(ctx, todo, parallel, func(ctx context.Context, c Cell) error {
 		key := c.Key()
 		if opts.afterCell != nil {
 			defer opts.afterCell(key) // after the claim is released
@@ -203,33 +212,33 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 			mu.Unlock()
 			return nil
 		}
-		ok, err := claims.acquire(key)
+		ok, err := claims.Acquire(key)
 		if err != nil {
 			return err
 		}
 		if !ok || elsewhere() {
 			if ok {
-				_ = claims.release(key) // a finished record settles the cell
+				_ = claims.Release(key) // a finished record settles the cell
 			}
 			mu.Lock()
 			sum.Elsewhere++
 			if !ok {
-				held[key] = heldCell{c, claims.holder(key)}
+				held[key] = heldCell{c, claims.Holder(key)}
 			}
 			mu.Unlock()
 			return nil
 		}
-		defer func() { _ = claims.release(key) }()
-		t.started()
+		defer func() { _ = claims.Release(key) }()
+		t.Started()
 		r, err := p.runCell(ctx, c, perChain, t)
 		if err == nil {
 			err = writeRecord(sum.Dir, r)
 		}
 		if err != nil {
-			t.running.Add(-1)
+			t.Stopped()
 			return err
 		}
-		t.finished(r.Error != "")
+		t.Finished(r.Error != "")
 		mu.Lock()
 		sum.Ran++
 		ran = append(ran, key)
@@ -239,7 +248,7 @@ func (p *Plan) Run(ctx context.Context, opts RunOptions) (Summary, error) {
 		mu.Unlock()
 		return nil
 	})
-	t.close()
+	t.Close()
 	sum.Elapsed = time.Since(start)
 	if err != nil {
 		return sum, fmt.Errorf("study %s: %w", p.Config.Name, err)

@@ -34,3 +34,11 @@ func (p *Plan) checkTestEntries(key string, f float64, train, test int) error {
 	return p.Config.errorf(key, "fraction unobserved %v leaves no test entries in %s: the %d x %d grid has %s, "+
 		"and training takes round((1 - %v) x %d) = %d of them; %s", f, d.Name, d.Rows, d.Cols, entries, f, grid, train, advice)
 }
+
+// countNoun returns one when n is 1 and many otherwise.
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

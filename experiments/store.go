@@ -11,17 +11,30 @@ import (
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
+	"github.com/bnmf-lab/bnmf/internal/claim"
 )
 
 // Files of a study's output directory. records/ holds one JSON file per
 // cell, named by its key; CompactedRecords holds the same records as gzip
 // JSON Lines, one record per line, for committing large results.
+// ClaimsDir holds the claims of the cells being run (see package
+// internal/claim), and runs lock LockFile for their whole life (see
+// Plan.Run); it holds nothing and is never removed, so that every
+// process locks the same file.
 const (
 	ConfigFile       = "config.yaml"
 	ManifestFile     = "manifest.json"
 	RecordsDir       = "records"
 	CompactedRecords = "records.jsonl.gz"
+	ClaimsDir        = "claims"
+	LockFile         = "run.lock"
 )
+
+// LiveClaims lists the cells of the study in dir that a live process
+// holds, as "KEY (host HOST, pid PID)", sorted.
+func LiveClaims(dir string) ([]string, error) {
+	return claim.Live(filepath.Join(dir, ClaimsDir))
+}
 
 // encodeRecord returns r as one line of JSON.
 func encodeRecord(r *Record) ([]byte, error) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
+	"github.com/bnmf-lab/bnmf/internal/claim"
 )
 
 // leaveTemp creates in dir/records a temporary record file named as the
@@ -101,9 +102,8 @@ func TestOrphansOutsideRecordsRemoved(t *testing.T) {
 	dir := run(t, p, RunOptions{Workers: 2, Repeats: 1})
 	dead := exitedPID(t)
 	claims := filepath.Join(dir, ClaimsDir)
-	deadClaimer := &claimer{dir: claims, self: claimFile{Host: host, PID: dead}}
-	liveClaimer := &claimer{dir: claims, self: claimFile{Host: host, PID: os.Getppid()}}
 	key := "GRRN-k2-f0.8-r1"
+	claimPath := filepath.Join(claims, key+".claim")
 	files := []struct {
 		path string
 		gone bool
@@ -111,10 +111,10 @@ func TestOrphansOutsideRecordsRemoved(t *testing.T) {
 		{filepath.Join(dir, atomicfile.TempPrefix(ConfigFile, dead, host)+"11"), true},
 		{filepath.Join(dir, atomicfile.TempPrefix(ManifestFile, dead, host)+"12"), true},
 		{filepath.Join(claims, atomicfile.TempPrefix(key+".claim", dead, host)+"13"), true},
-		{deadClaimer.asidePath(deadClaimer.path(key)), true},
+		{claim.AsidePath(claimPath, claim.File{Host: host, PID: dead}), true},
 		{filepath.Join(dir, atomicfile.TempPrefix(ManifestFile, os.Getppid(), host)+"14"), false},
 		{filepath.Join(claims, atomicfile.TempPrefix(key+".claim", os.Getppid(), host)+"15"), false},
-		{liveClaimer.asidePath(liveClaimer.path(key)), false},
+		{claim.AsidePath(claimPath, claim.File{Host: host, PID: os.Getppid()}), false},
 		{filepath.Join(claims, ".claim-16"), false},
 		{filepath.Join(claims, ".claim-17"), true}, // made old below
 	}

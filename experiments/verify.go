@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/bnmf-lab/bnmf/internal/progress"
 )
 
 // Check is the outcome of running one stored cell again.
@@ -40,8 +42,9 @@ func (p *Plan) Verify(ctx context.Context, st *Study, cells []Cell, workers int,
 	for i := range st.Records {
 		stored[st.Records[i].Cell.Key()] = &st.Records[i]
 	}
-	t := newTracker(nil, p.Config.Name, len(cells), 0, 0)
-	defer t.close()
+	var quiet *progress.Output
+	t := quiet.Cells(p.Config.Name, len(cells), 0, 0)
+	defer t.Close()
 	var checks []Check
 	for _, c := range cells {
 		old, ok := stored[c.Key()]

@@ -50,9 +50,9 @@
 // lags directly, O(32 S), which suffices for chains whose autocorrelation
 // dies out by then; longer sequences use a real FFT of length
 // 2*nextn(n/2) per split chain, O(S log n). Memory is O(S). Summarize does
-// all of this once per quantity; on 4 chains of 1000 draws it takes about
-// a millisecond. A Workspace keeps the buffers and FFT plan between calls,
-// so that repeated use does not allocate.
+// all of this once per quantity (the README's Speed section gives a
+// measured time). A Workspace keeps the buffers and FFT plan between
+// calls, so that repeated use does not allocate.
 //
 // # Differences from posterior
 //

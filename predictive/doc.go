@@ -55,16 +55,14 @@
 //
 // # Cost
 //
-// The exact pair term costs S(S-1)/2 kernel evaluations per entry. Measured
-// in CPU time on one core with 1e5 entries and S = 100 (best of three on a
-// shared machine), Finish takes 3.0 s with B = 100 (exact), 0.96 s with
-// B = 50, 0.28 s with B = 20 and 0.14 s with B = 10; Add takes 1.2 ms per
-// sample with one target and 2.1 ms with two. A GRRN sweep at K = 50 on
-// the MovieLens 100K shape took 16.5 ms of CPU in the same conditions, so
-// a run of 500 sweeps keeping 100 costs 8.3 s: the default scores add 1.4%
-// (one target) or 2.5% (two) for Add and 3.4% for Finish, where B = S
-// would add 36%, most of it (26%) the exact pair term. Hence the default
-// B = 20.
+// The exact pair term costs S(S-1)/2 kernel evaluations per entry, and
+// Finish on a buffer of B samples B(B-1)/2: with S = 100, B = 20 cuts the
+// pair term 26-fold. Add costs O(T) per entry and sample for T targets.
+// On the MovieLens 100K shape with GRRN at K = 50, over a run of 500
+// sweeps keeping 100, the default scores add a few percent to the
+// sampling, where B = S would add about a third, most of it the exact pair
+// term (the README's Speed section gives the measurements). Hence the
+// default B = 20.
 //
 // Add evaluates Phi and phi from a table of Taylor polynomials (accurate
 // to 2e-16 and 1e-15 absolute; TestNormalTable), and the density for the

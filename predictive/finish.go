@@ -1,14 +1,15 @@
 package predictive
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/bnmf-lab/bnmf/internal/workpool"
 )
 
 // Result holds the scores of an Accumulator: per-entry quantities and
@@ -132,25 +133,13 @@ func (a *Accumulator) Finish() (*Result, error) {
 
 	chunks := (n + finishChunk - 1) / finishChunk
 	evals := make([]int, chunks)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(a.workers, chunks) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorker()
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= chunks {
-					return
-				}
-				for k := c * finishChunk; k < min((c+1)*finishChunk, n); k++ {
-					evals[c] += w.entry(k, res)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	// No call fails and nothing cancels, so the pool returns nil.
+	_ = workpool.RangeWith(context.Background(), chunks, a.workers, newWorker, func(_ context.Context, w entryScorer, c int) error {
+		for k := c * finishChunk; k < min((c+1)*finishChunk, n); k++ {
+			evals[c] += w.entry(k, res)
+		}
+		return nil
+	})
 
 	// Means over entries, summed in entry order whatever the workers did.
 	nf := float64(n)

@@ -15,7 +15,7 @@ type failedCells struct {
 }
 
 // add counts the outcome of one study.
-func (f *failedCells) add(sum experiments.Summary) {
+func (f *failedCells) add(sum experiments.RunSummary) {
 	f.cells += sum.Cells
 	if sum.Failed > 0 {
 		f.failed += sum.Failed

@@ -12,6 +12,8 @@ import (
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/dataset"
 	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/internal/progress"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
 
@@ -251,7 +253,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	describeModelSize(stderr, r.Rows, r.Cols, len(r.Entries), o, kept)
 	collector := newDrawCollector(r.Rows, r.Cols, o.rank, o.chains, kept, o.samples)
 	s.Draws = collector
-	progress := &experiments.Progress{W: stderr, Terminal: isTerminal(stderr), Interval: o.progress}
+	progress := &progress.Output{W: stderr, Terminal: isTerminal(stderr), Interval: o.progress}
 	meter := progress.Sweeps(fmt.Sprintf("fit %s K=%d, %d chains", model.Name(), o.rank, o.chains), o.chains*sweeps)
 	s.Recorder = meter
 	chains, err := bnmf.RunChains(ctx, model, prob.train, s, o.chains)
@@ -269,7 +271,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	res := &fitResult{
 		opts: o, src: src, prob: prob, model: model.Name(), hyper: hyper,
 		chains: chains, auto: auto, post: collector.pool(),
-		versions: experiments.BuildVersions(buildRevision),
+		versions: provenance.BuildVersions(buildRevision),
 	}
 	res.post.rescale(prob.scale)
 	if prob.heldOut {

@@ -13,7 +13,8 @@ import (
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/dataset"
-	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
+	"github.com/bnmf-lab/bnmf/internal/scalecheck"
 )
 
 // fitSource is the data of a fit and where it came from.
@@ -47,7 +48,7 @@ func loadFitDataContext(ctx context.Context, arg string, o fitOptions) (*fitSour
 		}
 		if arg != dataset.SyntheticName {
 			if src.path, err = dataset.Path(arg, orDataDir(o.dataDir)); err == nil {
-				src.sha256, err = experiments.FileSHA256(src.path)
+				src.sha256, err = provenance.FileSHA256(src.path)
 			}
 		}
 		return src, err
@@ -140,7 +141,7 @@ func newFitProblem(r *dataset.Ratings, o fitOptions) (*fitProblem, error) {
 		}
 	}
 	p.train = m
-	p.warning = experiments.ScaleWarning(p.mean/p.scale, p.variance/(p.scale*p.scale))
+	p.warning = scalecheck.Warning(p.mean/p.scale, p.variance/(p.scale*p.scale))
 	rng := rand.New(rand.NewPCG(o.seed, trackedStream))
 	if !p.heldOut {
 		// Without held-out entries, the diagnostics track the predictions

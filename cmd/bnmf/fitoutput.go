@@ -15,9 +15,9 @@ import (
 	"strings"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
-	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
 	"github.com/bnmf-lab/bnmf/internal/npy"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 	"github.com/bnmf-lab/bnmf/report"
 )
 
@@ -31,7 +31,7 @@ type fitResult struct {
 	chains   *bnmf.Chains
 	auto     *bnmf.AutoStop // with --sweeps auto
 	post     *posterior
-	versions experiments.Versions
+	versions provenance.Versions
 	// baselines are the baselines' held-out errors (with --holdout).
 	baselines []baselineError
 

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
-	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 )
 
 // fitSummary is summary.json.
@@ -239,7 +239,7 @@ type fitManifest struct {
 		// Sweeps is then the sweeps each chain ran.
 		MaxSweeps int `json:"max_sweeps,omitempty"`
 	} `json:"settings"`
-	Versions experiments.Versions `json:"versions"`
+	Versions provenance.Versions `json:"versions"`
 }
 
 // manifest returns manifest.json's content. It leaves out --workers and

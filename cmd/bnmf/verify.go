@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/bnmf-lab/bnmf/experiments"
+	"github.com/bnmf-lab/bnmf/internal/provenance"
 )
 
 const verifyUsage = `Usage: bnmf verify [flags] CONFIG
@@ -100,7 +101,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // madeBy names the build in v: its short revision and Go version.
-func madeBy(v experiments.Versions) string {
+func madeBy(v provenance.Versions) string {
 	rev := v.ShortRevision()
 	if rev == "" {
 		rev = "an unrecorded revision"

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/bnmf-lab/bnmf/internal/process"
 )
 
 // A temporary file of WriteFile is named
@@ -71,5 +73,5 @@ func Abandoned(name string) bool {
 	if err != nil || cleanHost(here) != host {
 		return false
 	}
-	return !running(pid)
+	return !process.Alive(pid)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package experiments
+package claim
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 )
 
 // tryLock takes an flock on f, exclusive or shared, without waiting: it
-// returns errStudyLocked when another open file holds a conflicting one.
+// returns ErrLocked when another open file holds a conflicting one.
 // A lock held by this process through another open of the file conflicts
 // too, as another process's would. On a file system that keeps no locks
 // it locks nothing and returns nil.
@@ -27,7 +27,7 @@ func tryLock(f *os.File, exclusive bool) error {
 		case errors.Is(err, syscall.EINTR):
 			continue
 		case errors.Is(err, syscall.EWOULDBLOCK):
-			return errStudyLocked
+			return ErrLocked
 		case errors.Is(err, syscall.ENOLCK), errors.Is(err, syscall.EOPNOTSUPP), errors.Is(err, syscall.ENOSYS):
 			// A file system without locks (some network ones): run
 			// unlocked, as where flock does not exist.

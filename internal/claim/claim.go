@@ -1,4 +1,4 @@
-package experiments
+package claim
 
 import (
 	"bytes"
@@ -14,50 +14,28 @@ import (
 	"time"
 
 	"github.com/bnmf-lab/bnmf/internal/atomicfile"
+	"github.com/bnmf-lab/bnmf/internal/process"
 )
 
-// Cell claims. Several processes may run one study into one directory: a
-// user starting a second run, or the shards of a job array on a shared
-// file system, or machines pulling cells from one directory without a
-// shard plan. Before a process runs a cell it claims it by creating
-// claims/<key>.claim exclusively (O_EXCL), holding its host, pid and start
-// time; it removes the claim once the cell's record is stored. A process
-// skips a cell whose claim is live, and takes over one whose holder is
-// gone:
-//
-//   - A holder keeps its claims live by touching them every ClaimRefresh.
-//     A claim untouched for ClaimLease is stale, wherever its holder runs
-//     (a crashed machine, a killed or hung process, a reused pid).
-//   - On the same host, a claim whose pid is no longer alive is stale at
-//     once.
-//
-// Taking over renames the stale claim aside, checks that it is still the
-// claim that was judged stale (else puts it back), and creates a new one
-// exclusively, so two processes never both take one cell. Clocks of
-// different hosts sharing a directory should agree to well within
-// ClaimLease; a file system that does not keep modification times, or
-// implements O_EXCL loosely (some NFS versions), defeats the scheme.
 const (
-	// ClaimsDir is the subdirectory of a study's directory holding claims.
-	ClaimsDir = "claims"
-	// ClaimLease is how long a claim stays live without being touched.
-	ClaimLease = 5 * time.Minute
-	// ClaimRefresh is how often a holder touches its claims.
-	ClaimRefresh = time.Minute
+	// Lease is how long a claim stays live without being touched.
+	Lease = 5 * time.Minute
+	// Refresh is how often a holder touches its claims.
+	Refresh = time.Minute
 )
 
-// claimFile is the content of a claim.
-type claimFile struct {
+// File is the content of a claim: the process holding it.
+type File struct {
 	Host  string    `json:"host"`
 	PID   int       `json:"pid"`
 	Start time.Time `json:"start"`
 }
 
-// claimer holds the claims of one process in one study directory and
-// keeps them live.
-type claimer struct {
+// Claimer holds the claims of one process in one claims directory and
+// keeps them live. Its methods are safe for concurrent use.
+type Claimer struct {
 	dir  string // the claims directory
-	self claimFile
+	self File
 
 	mu   sync.Mutex
 	held map[string]bool
@@ -71,15 +49,16 @@ type claimer struct {
 	done chan struct{}
 }
 
-// newClaimer starts holding claims in study directory dir.
-func newClaimer(dir string) (*claimer, error) {
+// New starts holding claims in the claims directory dir, creating it if
+// need be. Close stops it.
+func New(dir string) (*Claimer, error) {
 	host, err := os.Hostname()
 	if err != nil {
 		return nil, fmt.Errorf("claiming cells: %w", err)
 	}
-	c := &claimer{
-		dir:  filepath.Join(dir, ClaimsDir),
-		self: claimFile{Host: host, PID: os.Getpid(), Start: time.Now().UTC()},
+	c := &Claimer{
+		dir:  dir,
+		self: File{Host: host, PID: os.Getpid(), Start: time.Now().UTC()},
 		held: make(map[string]bool),
 		stop: make(chan struct{}),
 		done: make(chan struct{}),
@@ -91,10 +70,10 @@ func newClaimer(dir string) (*claimer, error) {
 	return c, nil
 }
 
-// refresh touches the held claims every ClaimRefresh until close.
-func (c *claimer) refresh() {
+// refresh touches the held claims every Refresh until close.
+func (c *Claimer) refresh() {
 	defer close(c.done)
-	tick := time.NewTicker(ClaimRefresh)
+	tick := time.NewTicker(Refresh)
 	defer tick.Stop()
 	for {
 		select {
@@ -112,8 +91,8 @@ func (c *claimer) refresh() {
 	}
 }
 
-// close stops refreshing and releases every claim still held.
-func (c *claimer) close() {
+// Close stops refreshing and releases every claim still held.
+func (c *Claimer) Close() {
 	close(c.stop)
 	<-c.done
 	c.mu.Lock()
@@ -123,15 +102,15 @@ func (c *claimer) close() {
 	}
 	c.mu.Unlock()
 	for _, k := range keys {
-		_ = c.release(k) // a claim left behind is taken over later
+		_ = c.Release(k) // a claim left behind is taken over later
 	}
 }
 
-func (c *claimer) path(key string) string { return filepath.Join(c.dir, key+".claim") }
+func (c *Claimer) path(key string) string { return filepath.Join(c.dir, key+".claim") }
 
-// acquire claims the cell with the given key. It returns false when a live
-// process holds the cell.
-func (c *claimer) acquire(key string) (bool, error) {
+// Acquire claims the work item with the given key. It returns false when
+// a live process holds it.
+func (c *Claimer) Acquire(key string) (bool, error) {
 	content, err := json.Marshal(c.self)
 	if err != nil {
 		return false, err
@@ -157,7 +136,7 @@ func (c *claimer) acquire(key string) (bool, error) {
 
 // takeOver removes the claim at path if it is stale, and reports whether
 // the path is then free to claim.
-func (c *claimer) takeOver(path string) bool {
+func (c *Claimer) takeOver(path string) bool {
 	old, info, err := readClaim(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true // released meanwhile
@@ -189,17 +168,23 @@ func (c *claimer) takeOver(path string) bool {
 }
 
 // asidePath returns where takeOver renames the claim at path aside: a
-// name that records this process, as atomicfile's temporary files do, so
-// that one left by a process killed during a takeover is removed when
-// the study is opened next (see removeTemps).
-func (c *claimer) asidePath(path string) string {
-	return filepath.Join(c.dir, atomicfile.TempPrefix(filepath.Base(path)+".stale", c.self.PID, c.self.Host)+"aside")
+// name that records this process (see AsidePath).
+func (c *Claimer) asidePath(path string) string {
+	return AsidePath(path, c.self)
 }
 
-// holder describes the cell with the given key and the process that holds
-// its claim, as "KEY (host HOST, pid PID)", or "KEY" when the claim cannot
-// be read (released meanwhile).
-func (c *claimer) holder(key string) string {
+// AsidePath returns the name under which holder, taking over the claim at
+// path, renames it aside: named after holder's process, as atomicfile's
+// temporary files are, so that atomicfile.Abandoned tells one left by a
+// process killed during a takeover.
+func AsidePath(path string, holder File) string {
+	return filepath.Join(filepath.Dir(path), atomicfile.TempPrefix(filepath.Base(path)+".stale", holder.PID, holder.Host)+"aside")
+}
+
+// Holder describes the work item with the given key and the process that
+// holds its claim, as "KEY (host HOST, pid PID)", or "KEY" when the claim
+// cannot be read (released meanwhile).
+func (c *Claimer) Holder(key string) string {
 	cl, _, err := readClaim(c.path(key))
 	if err != nil {
 		return key
@@ -208,12 +193,12 @@ func (c *claimer) holder(key string) string {
 }
 
 // describeClaim describes the claim cl of the cell with the given key.
-func describeClaim(key string, cl claimFile) string {
+func describeClaim(key string, cl File) string {
 	return fmt.Sprintf("%s (host %s, pid %d)", key, cl.Host, cl.PID)
 }
 
-// release removes a claim this process holds.
-func (c *claimer) release(key string) error {
+// Release removes a claim this process holds.
+func (c *Claimer) Release(key string) error {
 	c.mu.Lock()
 	delete(c.held, key)
 	c.mu.Unlock()
@@ -229,8 +214,8 @@ func (c *claimer) release(key string) error {
 // reads a claim half written (a reader would take it for one cut short by
 // a crash, and take it over). The temporary file is named as atomicfile
 // names its own, after the writer (the holder's host and pid), so that
-// one left by a killed process is removed when the study is opened next.
-func createExclusive(path string, content []byte, writer claimFile) (bool, error) {
+// atomicfile.Abandoned tells one left by a killed process.
+func createExclusive(path string, content []byte, writer File) (bool, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), atomicfile.TempPrefix(filepath.Base(path), writer.PID, writer.Host)+"*")
 	if err != nil {
 		return false, err
@@ -251,8 +236,8 @@ func createExclusive(path string, content []byte, writer claimFile) (bool, error
 }
 
 // readClaim reads the claim at path and its file information.
-func readClaim(path string) (claimFile, os.FileInfo, error) {
-	var cl claimFile
+func readClaim(path string) (File, os.FileInfo, error) {
+	var cl File
 	info, err := os.Stat(path)
 	if err != nil {
 		return cl, nil, err
@@ -269,24 +254,25 @@ func readClaim(path string) (claimFile, os.FileInfo, error) {
 
 // claimLive reports whether a claim touched at mtime is live, seen from
 // host at time now.
-func claimLive(cl claimFile, mtime time.Time, host string, now time.Time) bool {
-	if now.Sub(mtime) >= ClaimLease {
+func claimLive(cl File, mtime time.Time, host string, now time.Time) bool {
+	if now.Sub(mtime) >= Lease {
 		return false
 	}
 	if cl.Host == host {
-		return processAlive(cl.PID)
+		return process.Alive(cl.PID)
 	}
 	return true
 }
 
-// LiveClaims lists the cells of the study in dir that a live process
-// holds, as "KEY (host HOST, pid PID)", sorted.
-func LiveClaims(dir string) ([]string, error) {
+// Live lists the work items whose claims in the claims directory dir a
+// live process holds, as "KEY (host HOST, pid PID)", sorted. A directory
+// that does not exist holds none.
+func Live(dir string) ([]string, error) {
 	host, err := os.Hostname()
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(filepath.Join(dir, ClaimsDir))
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -300,7 +286,7 @@ func LiveClaims(dir string) ([]string, error) {
 		if !ok {
 			continue
 		}
-		cl, info, err := readClaim(filepath.Join(dir, ClaimsDir, e.Name()))
+		cl, info, err := readClaim(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue // gone, or cut short by a crash
 		}

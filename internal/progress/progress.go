@@ -1,4 +1,8 @@
-package experiments
+// Package progress reports how long work is getting on: the cells of a
+// study (CellMeter) and the sweeps of a fit (SweepMeter), as a status line
+// redrawn in place on a terminal or a plain line every interval
+// elsewhere, with the time elapsed and an estimate of the time left.
+package progress
 
 import (
 	"fmt"
@@ -11,9 +15,9 @@ import (
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
-// Progress says how a study is getting on: cells done of total, chains
-// running, time elapsed and an estimate of the time left.
-type Progress struct {
+// Output says where and how often progress is reported. A nil *Output
+// reports nothing.
+type Output struct {
 	// W receives the reports, typically standard error.
 	W io.Writer
 	// Terminal redraws one status line in place (W is a terminal) instead
@@ -24,10 +28,12 @@ type Progress struct {
 	Interval time.Duration
 }
 
-// tracker counts a running study's progress; its methods are safe for
-// concurrent use, and its zero value (with nil Progress) reports nothing.
-type tracker struct {
-	p     *Progress
+// CellMeter counts a running study's progress: cells done of total,
+// chains running, time elapsed and an estimate of the time left from the
+// work done (sweeps x rank). Its methods are safe for concurrent use;
+// make one with Output.Cells.
+type CellMeter struct {
+	p     *Output
 	study string
 	start time.Time
 
@@ -40,9 +46,12 @@ type tracker struct {
 	reports *reporter
 }
 
-// newTracker starts reporting on p (nil for none) every interval.
-func newTracker(p *Progress, study string, total, stored int, totalWork int64) *tracker {
-	t := &tracker{p: p, study: study, start: time.Now(), total: total, stored: stored, totalWork: totalWork}
+// Cells starts reporting on a study of total cells, stored of them
+// before this run, whose cells to run hold totalWork units of work (the
+// sum of sweeps x rank). Close stops the reports and writes the final
+// line. A nil p reports nothing.
+func (p *Output) Cells(study string, total, stored int, totalWork int64) *CellMeter {
+	t := &CellMeter{p: p, study: study, start: time.Now(), total: total, stored: stored, totalWork: totalWork}
 	t.reports = p.start(t.print)
 	return t
 }
@@ -56,7 +65,7 @@ type reporter struct {
 // start calls print(false) every p.Interval, or four times a second on a
 // terminal, until the reporter is closed. It returns nil, a reporter that
 // reports nothing, when p or p.W is nil.
-func (p *Progress) start(print func(final bool)) *reporter {
+func (p *Output) start(print func(final bool)) *reporter {
 	if p == nil || p.W == nil {
 		return nil
 	}
@@ -97,7 +106,7 @@ func (r *reporter) close(print func(final bool)) {
 
 // status writes the status line s: redrawn in place on a terminal, with a
 // newline after the final one; one line each time otherwise.
-func (p *Progress) status(s string, final bool) {
+func (p *Output) status(s string, final bool) {
 	switch {
 	case p.Terminal && final:
 		s = "\r\x1b[K" + s + "\n"
@@ -110,11 +119,11 @@ func (p *Progress) status(s string, final bool) {
 	_, _ = io.WriteString(p.W, s)
 }
 
-// begin writes one line saying what the run is about to do: the cells to
+// Begin writes one line saying what the run is about to do: the cells to
 // run, the cores and chains at once, and where the records go. Without
 // it, standard error would stay silent until the first Interval had
 // passed when it is not a terminal.
-func (t *tracker) begin(todo, cores, chains int, dir string) {
+func (t *CellMeter) Begin(todo, cores, chains int, dir string) {
 	if t.p == nil || t.p.W == nil {
 		return
 	}
@@ -132,11 +141,18 @@ func countNoun(n int, one, many string) string {
 	return many
 }
 
-func (t *tracker) addWork(n int64) { t.work.Add(n) }
+// AddWork counts n units of work done.
+func (t *CellMeter) AddWork(n int64) { t.work.Add(n) }
 
-func (t *tracker) started() { t.running.Add(1) }
+// Started counts a cell that starts running.
+func (t *CellMeter) Started() { t.running.Add(1) }
 
-func (t *tracker) finished(failed bool) {
+// Stopped counts a started cell that stopped without finishing (it was
+// cancelled or could not be stored), so that it neither runs nor is done.
+func (t *CellMeter) Stopped() { t.running.Add(-1) }
+
+// Finished counts a started cell that finished, failed or not.
+func (t *CellMeter) Finished(failed bool) {
 	t.running.Add(-1)
 	t.done.Add(1)
 	if failed {
@@ -144,11 +160,11 @@ func (t *tracker) finished(failed bool) {
 	}
 }
 
-// close stops the reports and writes the final line.
-func (t *tracker) close() { t.reports.close(t.print) }
+// Close stops the reports and writes the final line.
+func (t *CellMeter) Close() { t.reports.close(t.print) }
 
 // line returns the status line at elapsed time d.
-func (t *tracker) line(d time.Duration) string {
+func (t *CellMeter) line(d time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d/%d cells", t.study, t.stored+int(t.done.Load()), t.total)
 	if f := t.failed.Load(); f > 0 {
@@ -162,7 +178,7 @@ func (t *tracker) line(d time.Duration) string {
 	return b.String()
 }
 
-func (t *tracker) print(final bool) { t.p.status(t.line(time.Since(t.start)), final) }
+func (t *CellMeter) print(final bool) { t.p.status(t.line(time.Since(t.start)), final) }
 
 // formatDuration writes d rounded to seconds, such as "1h02m03s" or "45s".
 func formatDuration(d time.Duration) string {
@@ -180,9 +196,9 @@ func formatDuration(d time.Duration) string {
 // SweepMeter reports how one fit of several chains is getting on: sweeps
 // done of the total over all chains, time elapsed and an estimate of the
 // time left. It is a bnmf.Recorder, safe for concurrent use; make one with
-// Progress.Sweeps.
+// Output.Sweeps.
 type SweepMeter struct {
-	p       *Progress
+	p       *Output
 	label   string
 	total   int64
 	start   time.Time
@@ -194,7 +210,7 @@ type SweepMeter struct {
 // sweeps (chains x sweeps per chain) that passes the returned meter as
 // its bnmf.Settings.Recorder. Close stops the reports and writes the
 // final line. A nil p reports nothing.
-func (p *Progress) Sweeps(label string, total int) *SweepMeter {
+func (p *Output) Sweeps(label string, total int) *SweepMeter {
 	m := &SweepMeter{p: p, label: label, total: int64(total), start: time.Now()}
 	m.reports = p.start(m.print)
 	return m

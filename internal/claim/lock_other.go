@@ -1,8 +1,8 @@
 //go:build !unix
 
-package experiments
+package claim
 
 import "os"
 
-// tryLock locks nothing where flock is not available; see studyLock.
+// tryLock locks nothing where flock is not available; see Lock.
 func tryLock(f *os.File, exclusive bool) error { return nil }
