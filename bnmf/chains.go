@@ -236,11 +236,15 @@ func poolResults(rs []*Result) *Result {
 	meanZ.Scale(inv, meanZ)
 	p.MeanW, p.MeanZ = meanW, meanZ
 	p.Hyper = poolHyperDraws(rs)
+	p.Offsets = poolOffsets(rs)
 	test := first.Settings.Test
 	if nt == 0 {
 		return p
 	}
 	p.PosteriorMeanProduct, p.TestMSE, p.TestMSEOfMeans = heldOutErrors(test, p.PredictiveMean, func(e Entry) float64 {
+		if p.Offsets != nil {
+			return p.Offsets.at(e.Row, e.Col) + mat.Dot(meanW.RowView(e.Row), meanZ.ColView(e.Col))
+		}
 		return mat.Dot(meanW.RowView(e.Row), meanZ.ColView(e.Col))
 	})
 	return p

@@ -26,6 +26,12 @@
 // row's and column's rate), sampled by splitting each count over the K
 // factors; a Spec's Family says which likelihood a model has.
 //
+// Every Gaussian-likelihood model takes offsets as an option (Biased,
+// WithBiases, named with BiasSuffix: "GRRN+b"): A = mu + b 1^T + 1 c^T +
+// W Z + E, with normal priors on mu, the row offsets b and the column
+// offsets c, Gamma hyperpriors on the offsets' precisions, all drawn
+// inside the model's own sweep (Offsets states the defaults).
+//
 // Gamma densities are written with shape and rate throughout:
 // Gamma(x | alpha, beta) = beta^alpha / Gamma(alpha) x^(alpha-1) exp(-beta x).
 // The inverse-Gamma prior on sigma^2 is InvGamma(alpha, beta) with shape

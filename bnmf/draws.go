@@ -15,6 +15,11 @@ type Draw struct {
 	// Sigma2 is the sample of the noise variance sigma^2 (0 for the
 	// Poisson models).
 	Sigma2 float64
+	// With offsets (Biased), Mu, B (one per row) and C (one per column)
+	// are the samples of mu, b and c, B and C aliasing the state like W;
+	// B and C are nil without offsets.
+	Mu   float64
+	B, C []float64
 }
 
 // DrawRecorder receives the kept posterior samples of a run, for callers

@@ -13,6 +13,9 @@ type factorization struct {
 	lineSS    []float64 // per-row sum of squared residuals
 	residLine lineFunc  // bound residualsOfRow, set once
 	ssLine    lineFunc  // bound squaresOfRow, set once
+	// off holds the offsets mu + b_i + c_j (Biased), nil without them;
+	// the residuals are then net of them too.
+	off *offsets
 }
 
 func newFactorization(data *Matrix, k int) factorization {
@@ -55,6 +58,11 @@ type factorSide struct {
 	// With Settings.Float32Factors: float32 copies of x and of other,
 	// the one written as x changes, the other read by the gather.
 	x32, other32 []float32
+
+	// With offsets (Biased): bias is b for W or c for Z, one per line,
+	// and biasTau points at its precision tau_b or tau_c; nil without.
+	bias    []float64
+	biasTau *float64
 }
 
 // entry returns the row-major position of the side's p-th stored entry,
@@ -139,6 +147,15 @@ func (f *factorization) residualsOfRow(_ *worker, i int) error {
 	lo := start[i]
 	wi := f.w[i*k : (i+1)*k]
 	var ss float64
+	if f.off != nil {
+		for q, j := range cols {
+			r := vals[q] - f.off.at(i, int(j)) - floats.Dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
+			f.resid[lo+q] = r
+			ss += r * r
+		}
+		f.lineSS[i] = ss
+		return nil
+	}
 	for q, j := range cols {
 		r := vals[q] - floats.Dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
 		f.resid[lo+q] = r
@@ -158,10 +175,22 @@ func (f *factorization) recomputeResiduals(p *pool, sweep int) error {
 }
 
 // squaresOfRow stores the sum of squares of row i's residuals, summed in
-// the order residualsOfRow sums them.
+// the order residualsOfRow sums them. With offsets it first moves the
+// residuals by the pending change of mu (offsets.shift).
 func (f *factorization) squaresOfRow(_ *worker, i int) error {
 	start, _, _ := f.data.RowStorage()
 	var ss float64
+	if f.off != nil {
+		d := f.off.shift
+		r := f.resid[start[i]:start[i+1]]
+		for q, v := range r {
+			v -= d
+			r[q] = v
+			ss += v * v
+		}
+		f.lineSS[i] = ss
+		return nil
+	}
 	for _, r := range f.resid[start[i]:start[i+1]] {
 		ss += r * r
 	}

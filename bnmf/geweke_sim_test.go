@@ -16,6 +16,16 @@ type gewekeState struct {
 	mu, tau, lambda [2][]float64
 	sigma2          float64
 	a               []float64 // observed values in row-major order
+	// The offsets of a Biased model: mu0 (mu), b, c, tau_b, tau_c; b
+	// and c are nil without them.
+	mu0, tauB, tauC float64
+	b, c            []float64
+}
+
+// gewekeOffsets are the offsets' hyperparameters of the Geweke and SBC
+// cases: of order one, like the factors, so that every quantity moves.
+func gewekeOffsets() Offsets {
+	return Offsets{M0: 0.5, TauMu: 2, AlphaB: 3, BetaB: 2, AlphaC: 2.5, BetaC: 1.5}
 }
 
 func newGewekeState(h gewekeHyper) *gewekeState {
@@ -23,6 +33,9 @@ func newGewekeState(h gewekeHyper) *gewekeState {
 		w:  make([]float64, gewekeRows*gewekeK),
 		zt: make([]float64, gewekeCols*gewekeK),
 		a:  make([]float64, len(gewekeObserved())),
+	}
+	if h.biases {
+		st.b, st.c = make([]float64, gewekeRows), make([]float64, gewekeCols)
 	}
 	for s, lines := range []int{gewekeRows, gewekeCols} {
 		if h.hierarchical {
@@ -38,6 +51,9 @@ func newGewekeState(h gewekeHyper) *gewekeState {
 
 func (st *gewekeState) pred(i, j int) float64 {
 	var v float64
+	if st.b != nil {
+		v = st.mu0 + st.b[i] + st.c[j]
+	}
 	for k := range gewekeK {
 		v += st.w[i*gewekeK+k] * st.zt[j*gewekeK+k]
 	}
@@ -104,6 +120,23 @@ func (g gewekeSampler) drawParams(h gewekeHyper, st *gewekeState) {
 		}
 	}
 	st.sigma2 = 1 / g.gamma(h.alphaSigma, h.betaSigma)
+	if h.biases {
+		st.mu0, st.tauB, st.tauC = g.drawOffsets(h.off, st.b, st.c)
+	}
+}
+
+// drawOffsets draws tau_b, tau_c, mu, b and c from the offsets' prior
+// with hyperparameters o, filling b and c, and returns mu, tau_b, tau_c.
+func (g gewekeSampler) drawOffsets(o Offsets, b, c []float64) (mu, tauB, tauC float64) {
+	tauB, tauC = g.gamma(o.AlphaB, o.BetaB), g.gamma(o.AlphaC, o.BetaC)
+	mu = o.M0 + g.rng.NormFloat64()/math.Sqrt(o.TauMu)
+	for i := range b {
+		b[i] = g.rng.NormFloat64() / math.Sqrt(tauB)
+	}
+	for j := range c {
+		c[j] = g.rng.NormFloat64() / math.Sqrt(tauC)
+	}
+	return mu, tauB, tauC
 }
 
 // drawData draws every observed entry from N(w_i . z_j, sigma^2).
@@ -146,6 +179,16 @@ func gewekeFuncs(t *testing.T, h gewekeHyper) []gewekeFunc {
 			gewekeFunc{"muW[0][0]", func(s *gewekeState) float64 { return ratio(s.mu[0][0]) }},
 			gewekeFunc{"tauW[0][0]", func(s *gewekeState) float64 { return ratio(s.tau[0][0]) }},
 			gewekeFunc{"tauZ[2][1]", func(s *gewekeState) float64 { return ratio(s.tau[1][2*gewekeK+1]) }},
+		)
+	}
+	if h.biases {
+		fs = append(fs,
+			gewekeFunc{"mu", func(s *gewekeState) float64 { return ratio(s.mu0) }},
+			gewekeFunc{"b[0]", func(s *gewekeState) float64 { return ratio(s.b[0]) }},
+			gewekeFunc{"c[2]", func(s *gewekeState) float64 { return ratio(s.c[2]) }},
+			gewekeFunc{"tau_b", func(s *gewekeState) float64 { return ratio(s.tauB) }},
+			gewekeFunc{"tau_c", func(s *gewekeState) float64 { return ratio(s.tauC) }},
+			gewekeFunc{"b[1]*c[1]", func(s *gewekeState) float64 { return ratio(s.b[1] * s.c[1]) }},
 		)
 	}
 	if h.withLambda {

@@ -43,10 +43,11 @@ const (
 	// simulators' variances).
 	gewekeBatches = 50
 	// gewekeZLimit bounds |z| for every test function of a correct sampler.
-	// There are 36 comparisons (7 test functions for GEE and GTT, 10 for
-	// GTTN, 12 for GRRN) at a fixed seed; with a batch-means standard error
-	// on 49 degrees of freedom, P(|z| > 4.5) is about 4e-5 each (7e-6 for a
-	// normal z), so a correct sampler fails with probability below 2e-3.
+	// There are 67 comparisons (7 test functions for GEE and GTT, 10 for
+	// GTTN, 12 for GRRN, and 6 more for the offsets of GEE+b and GRRN+b)
+	// at a fixed seed; with a batch-means standard error on 49 degrees of
+	// freedom, P(|z| > 4.5) is about 4e-5 each (7e-6 for a normal z), so a
+	// correct sampler fails with probability below 3e-3.
 	gewekeZLimit = 4.5
 	// gewekeMutantZ is the |z| that at least one test function must exceed
 	// for the deliberately wrong sampler, to show that the test has power.
@@ -77,12 +78,22 @@ type gewekeHyper struct {
 	alphaLambda, betaLambda  float64
 	alphaSigma, betaSigma    float64
 	hierarchical, withLambda bool
+	// biases is set for a Biased model, whose offsets' hyperparameters
+	// off holds.
+	biases bool
+	off    Offsets
 }
 
 func gewekeHyperOf(t *testing.T, model Model) gewekeHyper {
 	t.Helper()
 	var h gewekeHyper
 	var lik Likelihood
+	if b, ok := model.(Biased); ok {
+		h = gewekeHyperOf(t, b.Model)
+		h.biases, h.off = true, b.Offsets
+		h.kind = b.Model.Name()
+		return h
+	}
 	switch m := model.(type) {
 	case GEE:
 		h.geeLambda, lik = m.Lambda, m.Likelihood
@@ -130,6 +141,11 @@ func gewekeWrite(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep in
 		}
 	}
 	c.sigma2 = st.sigma2
+	if c.off != nil {
+		c.off.mu, c.off.tauB, c.off.tauC = st.mu0, st.tauB, st.tauC
+		copy(c.off.b, st.b)
+		copy(c.off.c, st.c)
+	}
 	gewekeWriteData(t, c, p, st, sweep)
 }
 
@@ -155,6 +171,11 @@ func gewekeRead(c *gibbsChain, st *gewekeState) {
 		}
 	}
 	st.sigma2 = c.sigma2
+	if c.off != nil {
+		st.mu0, st.tauB, st.tauC = c.off.mu, c.off.tauB, c.off.tauC
+		copy(st.b, c.off.b)
+		copy(st.c, c.off.c)
+	}
 	_, _, values := c.data.RowStorage()
 	copy(st.a, values)
 }
@@ -182,7 +203,7 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, gewekeObserved()[q])
 		}
 	}
-	c := testGibbsChain(t, model, data, gewekeK, h, gewekeLik(), mutant)
+	c := testGibbsChain(t, gewekeChainModel(model, mutant), data, gewekeK, h, gewekeLik(), mutant && !h.biases)
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	gewekeWrite(t, c, p, st, 0)
@@ -241,6 +262,18 @@ func testGibbsChain(t *testing.T, model Model, data *Matrix, k int, h gewekeHype
 	return c
 }
 
+// gewekeChainModel returns the model whose chain the successive-
+// conditional simulator runs: model itself, or, for a mutant Biased
+// model, one whose tau_b conditional has the wrong shape AlphaB + 1 +
+// M/2 (its hyperprior's shape is one more than the marginal simulator's).
+func gewekeChainModel(model Model, mutant bool) Model {
+	if b, ok := model.(Biased); ok && mutant {
+		b.AlphaB++
+		return b
+	}
+	return model
+}
+
 // gewekeWrongTauShape is GTTN's hierarchical prior with a deliberately
 // wrong tau conditional, Gamma(A + 1, ...) instead of Gamma(A + 1/2, ...):
 // the sampler the Geweke test must reject.
@@ -285,6 +318,9 @@ func TestGewekeJointDistribution(t *testing.T) {
 		{"GTTN", gttn, false},
 		{"GRRN", GRRN{MuMu: 0.5, TauMu: 1, A: 2, B: 2, AlphaLambda: 2, BetaLambda: 1, Likelihood: gewekeLik()}, false},
 		{"GTTN/wrong-tau-shape", gttn, true},
+		{"GEE+b", Biased{Model: GEE{Lambda: 1, Likelihood: gewekeLik()}, Offsets: gewekeOffsets()}, false},
+		{"GRRN+b", Biased{Model: GRRN{MuMu: 0.5, TauMu: 1, A: 2, B: 2, AlphaLambda: 2, BetaLambda: 1, Likelihood: gewekeLik()}, Offsets: gewekeOffsets()}, false},
+		{"GEE+b/wrong-tau_b-shape", Biased{Model: GEE{Lambda: 1, Likelihood: gewekeLik()}, Offsets: gewekeOffsets()}, true},
 	}
 	// Sizes: the successive-conditional standard errors are then at most
 	// about 0.003 and the marginal-conditional ones about 0.001, so the

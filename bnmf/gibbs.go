@@ -79,6 +79,11 @@ func (c *gibbsChain) init(p *pool) error {
 		}
 	}
 	c.fillFloat32()
+	if c.off != nil {
+		if err := c.initOffsets(p); err != nil {
+			return err
+		}
+	}
 	return c.initSigma2(p)
 }
 
@@ -107,10 +112,20 @@ func (c *gibbsChain) sweep(p *pool, s int) error {
 			}
 		}
 	}
+	// With offsets, b and c were drawn with the lines; mu, tau_b and
+	// tau_c follow.
+	if c.off != nil {
+		if err := c.drawShared(p, s); err != nil {
+			return err
+		}
+	}
 	// The update of Z left every residual exact (see exactResiduals);
 	// sigma^2 needs their sums of squares.
 	if err := c.sumSquares(p, s); err != nil {
 		return err
+	}
+	if c.off != nil {
+		c.off.shift = 0
 	}
 	return c.drawSigma2(p, s)
 }
@@ -173,6 +188,9 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 		}
 		x[kk] = v
 	}
+	if side.bias != nil {
+		drawLineOffset(r, &side.bias[i], *side.biasTau, c.invSigma2, wk.rng)
+	}
 	if side.x32 != nil {
 		for kk, v := range x {
 			side.x32[i*k+kk] = float32(v)
@@ -183,6 +201,8 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	switch {
 	case side.pos == nil:
 		copy(c.resid[lo:hi], r)
+	case c.off != nil:
+		c.exactResidualsOffsets(side, i, x, g, r)
 	case side.other32 != nil:
 		c.exactResidualsFromGather(side, i, x, g, r)
 	default:

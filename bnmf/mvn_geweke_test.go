@@ -27,6 +27,9 @@ type mvnState struct {
 	mu, prec      [2][]float64
 	sigma2        float64
 	a             []float64
+	// The offsets of a Biased model (b and c nil without them).
+	mu0, tauB, tauC float64
+	b, c            []float64
 }
 
 func newMVNState(rows, cols, k, observed int) *mvnState {
@@ -42,6 +45,9 @@ func newMVNState(rows, cols, k, observed int) *mvnState {
 
 func (st *mvnState) pred(i, j int) float64 {
 	var v float64
+	if st.b != nil {
+		v = st.mu0 + st.b[i] + st.c[j]
+	}
 	for kk := range st.k {
 		v += st.w[i*st.k+kk] * st.zt[j*st.k+kk]
 	}
@@ -50,6 +56,14 @@ func (st *mvnState) pred(i, j int) float64 {
 
 // mvnDrawParams draws the parameters of model exactly from its prior.
 func mvnDrawParams(t testing.TB, g gewekeSampler, model Model, st *mvnState) {
+	if bm, ok := model.(Biased); ok {
+		mvnDrawParams(t, g, bm.Model, st)
+		if st.b == nil {
+			st.b, st.c = make([]float64, st.rows), make([]float64, st.cols)
+		}
+		st.mu0, st.tauB, st.tauC = g.drawOffsets(bm.Offsets, st.b, st.c)
+		return
+	}
 	k := st.k
 	var lik Likelihood
 	switch m := model.(type) {
@@ -162,6 +176,11 @@ func mvnWrite(t testing.TB, c *mvnChain, p *pool, st *mvnState, sweep int) {
 		}
 	}
 	c.sigma2 = st.sigma2
+	if c.off != nil {
+		c.off.mu, c.off.tauB, c.off.tauC = st.mu0, st.tauB, st.tauC
+		copy(c.off.b, st.b)
+		copy(c.off.c, st.c)
+	}
 	mvnWriteData(t, c, p, st, sweep)
 }
 
@@ -191,6 +210,11 @@ func mvnRead(c *mvnChain, st *mvnState) {
 		}
 	}
 	st.sigma2 = c.sigma2
+	if c.off != nil {
+		st.mu0, st.tauB, st.tauC = c.off.mu, c.off.tauB, c.off.tauC
+		copy(st.b, c.off.b)
+		copy(st.c, c.off.c)
+	}
 }
 
 // mvnUncentredNIW is GGGW's hyperprior with the reference code's scale
@@ -250,6 +274,16 @@ type mvnFunc struct {
 
 func mvnGewekeFuncs(model Model, sigmaMedian float64) []mvnFunc {
 	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
+	if bm, ok := model.(Biased); ok {
+		return append(mvnGewekeFuncs(bm.Model, sigmaMedian),
+			mvnFunc{"mu", func(s *mvnState) float64 { return ratio(s.mu0) }},
+			mvnFunc{"b[0]", func(s *mvnState) float64 { return ratio(s.b[0]) }},
+			mvnFunc{"c[2]", func(s *mvnState) float64 { return ratio(s.c[2]) }},
+			mvnFunc{"tau_b", func(s *mvnState) float64 { return ratio(s.tauB) }},
+			mvnFunc{"tau_c", func(s *mvnState) float64 { return ratio(s.tauC) }},
+			mvnFunc{"b[1]*W[1][0]", func(s *mvnState) float64 { return ratio(s.b[1] * s.w[s.k]) }},
+		)
+	}
 	k := gewekeK
 	fs := []mvnFunc{
 		{"W[0][0]", func(s *mvnState) float64 { return ratio(s.w[0]) }},
@@ -385,8 +419,9 @@ func mvnGewekeModels() []Model {
 // the Geweke test's 3 x 3 matrix at K = 2, and shows on GGGW with the
 // reference code's uncentred Normal-inverse-Wishart scale matrix that the
 // comparison has power. Sizes, limits and their reasons are those of
-// TestGewekeJointDistribution; there are 37 comparisons here, for a false
-// alarm probability below 2e-3. It takes about 7 s, and runs under
+// TestGewekeJointDistribution; there are 74 comparisons here (37 of them
+// for GGG and GGGW with offsets), for a false alarm probability below
+// 3e-3. It takes about 7 s, and runs under
 // -short too: it is the one test of every step of a sweep together.
 func TestGewekeRowwise(t *testing.T) {
 	skipUnderRace(t)
@@ -400,6 +435,8 @@ func TestGewekeRowwise(t *testing.T) {
 		{"GGGA", models[1], false},
 		{"GGGW", models[2], false},
 		{"GGGW/uncentred-scale", models[2], true},
+		{"GGG+b", Biased{Model: models[0], Offsets: gewekeOffsets()}, false},
+		{"GGGW+b", Biased{Model: models[2], Offsets: gewekeOffsets()}, false},
 	}
 	const nMarginal, nSuccessive = 100000, 200000
 	for ci, tc := range cases {

@@ -48,6 +48,15 @@ func drawMVNReplicate(t testing.TB, model Model, sh simShape, seed uint64) *mvnR
 // side's first dimension, and the trace of Lambda_W. A trace moves with
 // every entry of the conditional's scale matrix.
 func mvnSBCQuantities(model Model, sh simShape) []mvnFunc {
+	if bm, ok := model.(Biased); ok {
+		return append(mvnSBCQuantities(bm.Model, sh),
+			mvnFunc{"mu", func(s *mvnState) float64 { return s.mu0 }},
+			mvnFunc{"b[0]", func(s *mvnState) float64 { return s.b[0] }},
+			mvnFunc{fmt.Sprintf("c[%d]", sh.cols-1), func(s *mvnState) float64 { return s.c[sh.cols-1] }},
+			mvnFunc{"tau_b", func(s *mvnState) float64 { return s.tauB }},
+			mvnFunc{"tau_c", func(s *mvnState) float64 { return s.tauC }},
+		)
+	}
 	k := sh.k
 	wLast, zLast := (sh.rows-1)*k+k-1, (sh.cols-1)*k+k-1
 	qs := []mvnFunc{
@@ -118,6 +127,9 @@ func mvnSBCRun(t *testing.T, model Model, mutant bool, qs []mvnFunc, sh simShape
 	defer p.close()
 	mvnWrite(t, c, p, r.st, 0)
 	st := newMVNState(sh.rows, sh.cols, sh.k, sh.train)
+	if c.off != nil {
+		st.b, st.c = make([]float64, sh.rows), make([]float64, sh.cols)
+	}
 	trace := make([][]float64, len(qs))
 	var ws mcmcdiag.Workspace
 	n := 0
@@ -178,6 +190,10 @@ func TestSBCRowwise(t *testing.T) {
 		studies = append(studies, study{m.Name(), m, false, uint64(5000 + 10*mi)})
 		total += len(mvnSBCQuantities(m, sh))
 	}
+	// GGG with offsets (the Geweke test's offsets' hyperparameters).
+	biased := Biased{Model: models[0], Offsets: gewekeOffsets()}
+	studies = append(studies, study{biased.Name(), biased, false, 5100})
+	total += len(mvnSBCQuantities(biased, sh))
 	// The mutant sees the same replicates as GGG.
 	studies = append(studies, study{"GGG-half-prior-precision", models[0], true, studies[0].seed})
 	alpha := sbcFamily / float64(total)

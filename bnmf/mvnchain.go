@@ -105,6 +105,11 @@ func (c *mvnChain) init(p *pool) error {
 		}
 	}
 	c.fillFloat32()
+	if c.off != nil {
+		if err := c.initOffsets(p); err != nil {
+			return err
+		}
+	}
 	return c.initSigma2(p)
 }
 
@@ -130,9 +135,19 @@ func (c *mvnChain) sweep(p *pool, s int) error {
 	if err := c.hyper.afterSides(c.w, c.zt, &c.prec, &c.lin, wk.rng); err != nil {
 		return fmt.Errorf("bnmf: sweep %d: hyperparameters: %w", s, err)
 	}
+	// With offsets (Biased), b and c were drawn with the rows; mu, tau_b
+	// and tau_c follow.
+	if c.off != nil {
+		if err := c.drawShared(p, s); err != nil {
+			return err
+		}
+	}
 	// The update of Z left every residual exact.
 	if err := c.sumSquares(p, s); err != nil {
 		return err
+	}
+	if c.off != nil {
+		c.off.shift = 0
 	}
 	return c.drawSigma2(p, s)
 }
@@ -143,6 +158,10 @@ func (c *mvnChain) sweep(p *pool, s int) error {
 func (c *mvnChain) updateRow(side *factorSide, s int, wk *worker, i int) error {
 	if err := c.drawRow(side, s, wk, i, c.invSigma2); err != nil {
 		return err
+	}
+	if c.off != nil {
+		c.rowOffset(side, wk, i)
+		return nil
 	}
 	if side.pos == nil {
 		return nil
@@ -184,6 +203,9 @@ func (c *mvnChain) drawRow(side *factorSide, s int, wk *worker, i int, invSigma2
 			_, vals = c.data.Row(i)
 		} else {
 			_, vals = c.data.Col(i)
+		}
+		if c.off != nil {
+			vals = c.netOfOffsets(side, i, vals, wk.scratch[k*k+2*k+n*k:][:n])
 		}
 		g := wk.scratch[k*k+2*k:][:n*k]
 		side.gather(g, lo, hi, k)

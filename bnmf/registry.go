@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // Specs lists every model this package implements, in the order reports
@@ -150,14 +151,16 @@ func DefaultNames() []string {
 }
 
 // Lookup returns the Spec of the model with the given name, or false when
-// there is none.
+// there is none. A Gaussian-likelihood model's name with BiasSuffix, such
+// as "GRRN+b", names the model with offsets (Biased), whose Spec is the
+// model's own with that name.
 func Lookup(name string) (Spec, bool) {
 	for _, s := range Specs() {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return Spec{}, false
+	return biasedSpec(name)
 }
 
 // ByName returns the model with the given name (as returned by Names) and
@@ -198,6 +201,39 @@ func ModelsWithParam(key string) []string {
 // It panics with a "bnmf: ..." message if the Spec's Zero has no field a
 // Param names, a mistake in the Spec.
 func (s Spec) Configure(values map[string]any) (Model, error) {
+	if b, ok := s.Zero.(Biased); ok {
+		// The model's own hyperparameters go to it, the offsets' (keys
+		// with OffsetParamPrefix) to b.Offsets.
+		inner := s
+		inner.Zero = b.Model
+		inner.Params = slices.DeleteFunc(slices.Clone(s.Params), func(p Param) bool { return strings.HasPrefix(p.Key, OffsetParamPrefix) })
+		own := make(map[string]any, len(values))
+		var keys []string
+		for k, v := range values {
+			if strings.HasPrefix(k, OffsetParamPrefix) {
+				keys = append(keys, k)
+			} else {
+				own[k] = v
+			}
+		}
+		m, err := inner.Configure(own)
+		if err != nil {
+			return nil, err
+		}
+		b.Model = m
+		slices.Sort(keys)
+		off := reflect.ValueOf(&b.Offsets).Elem()
+		for _, key := range keys {
+			p, ok := s.Param(key)
+			if !ok {
+				return nil, &ParamError{Key: key, Msg: fmt.Sprintf("%s has no hyperparameter %s", s.Name, key)}
+			}
+			if err := p.set(off.FieldByName(p.Field), values[key]); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
+	}
 	zero := reflect.ValueOf(s.Zero)
 	m := reflect.New(zero.Type()).Elem()
 	m.Set(zero)

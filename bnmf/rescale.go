@@ -51,6 +51,9 @@ func (r *Result) Rescale(s float64) {
 	if r.MeanW != nil {
 		r.MeanW.Scale(s, r.MeanW)
 	}
+	if r.Offsets != nil {
+		r.Offsets.rescale(s)
+	}
 	if sc := r.Scores; sc != nil {
 		scale(sc.Mean, s)
 		scale(sc.Variance, s2)

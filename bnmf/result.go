@@ -52,6 +52,11 @@ type Result struct {
 	// (GEEA's rates lambda_k); nil for models without any.
 	Hyper []HyperDraws
 
+	// Offsets holds the posterior summaries of the offsets mu + b_i +
+	// c_j of a model with biases (Biased), nil for any other. The
+	// predictions above include the offsets.
+	Offsets *OffsetSummary
+
 	// MeanW (M x K) and MeanZ (K x N) are the posterior means of W and Z over
 	// the kept sweeps. For NMF they are the final iterate.
 	MeanW, MeanZ *mat.Dense

@@ -195,7 +195,11 @@ func (r *runState) advance(ctx context.Context, to int) error {
 		}
 		if keep && s.Draws != nil && !ch.pointEstimate() {
 			w, zt := ch.factors()
-			if err := s.Draws.RecordDraw(Draw{Sweep: sweep, W: w, Zt: zt, Sigma2: ch.noiseVariance()}); err != nil {
+			d := Draw{Sweep: sweep, W: w, Zt: zt, Sigma2: ch.noiseVariance()}
+			if o := chainOffsets(ch); o != nil {
+				d.Mu, d.B, d.C = o.mu, o.b, o.c
+			}
+			if err := s.Draws.RecordDraw(d); err != nil {
 				return fmt.Errorf("bnmf: draw recorder at sweep %d: %w", sweep, err)
 			}
 		}
@@ -238,6 +242,13 @@ func (r *runState) result() (*Result, error) {
 		}
 	}
 	res.EmptyRows, res.EmptyCols, res.Warnings = emptyLines(r.train, r.ch.pointEstimate())
+	if sum.offAcc != nil && sum.offAcc.n > 0 {
+		res.Offsets = sum.offAcc.summary(r.train)
+		m, n := r.train.Dims()
+		if w := offsetWarning(res.Offsets, m, n); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	return res, nil
 }
 
@@ -316,6 +327,10 @@ type summary struct {
 	scoring *predictive.Accumulator
 	// hyper collects the kept draws of the shared hyperparameters.
 	hyper []HyperDraws
+	// off is the chain's offsets and offAcc their summaries, nil
+	// without offsets.
+	off    *offsets
+	offAcc *offsetAcc
 	// poisson is set when the predictive mixture is one of Poissons, whose
 	// rates are the predictions.
 	poisson bool
@@ -336,7 +351,11 @@ func newSummary(ch chain, s Settings, p *pool) (*summary, error) {
 		sumW:    make([]float64, len(w)),
 		sumZt:   make([]float64, len(zt)),
 		tracked: s.Tracked,
+		off:     chainOffsets(ch),
 		poisson: familyOf(ch) == Poisson,
+	}
+	if sm.off != nil {
+		sm.offAcc = newOffsetAcc(sm.off)
 	}
 	if len(s.Tracked) > 0 {
 		sm.trackedPred = make([]float64, s.Sweeps*len(s.Tracked))
@@ -381,6 +400,9 @@ func (sm *summary) predictChunk(_ *worker, c int) error {
 	for t := lo; t < hi; t++ {
 		e := sm.test[t]
 		p := floats.Dot(w[e.Row*k:(e.Row+1)*k], zt[e.Col*k:(e.Col+1)*k])
+		if sm.off != nil {
+			p += sm.off.at(e.Row, e.Col)
+		}
 		sm.pred[t] = p
 		d := p - e.Value
 		ss += d * d
@@ -413,6 +435,9 @@ func (sm *summary) observe(keep bool) (float64, error) {
 		floats.Add(sm.sumZt, zt)
 		sm.sigma2 += sm.ch.noiseVariance()
 		sm.hyper = appendHyperDraws(sm.hyper, sm.ch)
+		if sm.offAcc != nil {
+			sm.offAcc.add(sm.off)
+		}
 		sm.kept++
 		if sm.scoring != nil {
 			var err error
@@ -455,7 +480,12 @@ func (sm *summary) finish(res *Result) {
 	res.PredictiveVariance = sm.m2
 	floats.Scale(inv, res.PredictiveVariance)
 	res.PosteriorMeanProduct, res.TestMSE, res.TestMSEOfMeans = heldOutErrors(sm.test, sm.mean, func(e Entry) float64 {
-		return floats.Dot(sm.sumW[e.Row*k:(e.Row+1)*k], sm.sumZt[e.Col*k:(e.Col+1)*k])
+		p := floats.Dot(sm.sumW[e.Row*k:(e.Row+1)*k], sm.sumZt[e.Col*k:(e.Col+1)*k])
+		if sm.offAcc != nil {
+			a := sm.offAcc
+			p += a.mu + a.b[e.Row] + a.c[e.Col]
+		}
+		return p
 	})
 }
 

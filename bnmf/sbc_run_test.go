@@ -50,6 +50,15 @@ func sbcQuantities(h gewekeHyper, sh simShape) []sbcQuantity {
 			sbcQuantity{"mean tauW", func(s *gewekeState) float64 { return sbcMean(s.tau[0]) }},
 		)
 	}
+	if h.biases {
+		qs = append(qs,
+			sbcQuantity{"mu", func(s *gewekeState) float64 { return s.mu0 }},
+			sbcQuantity{"b[0]", func(s *gewekeState) float64 { return s.b[0] }},
+			sbcQuantity{fmt.Sprintf("c[%d]", sh.cols-1), func(s *gewekeState) float64 { return s.c[sh.cols-1] }},
+			sbcQuantity{"tau_b", func(s *gewekeState) float64 { return s.tauB }},
+			sbcQuantity{"tau_c", func(s *gewekeState) float64 { return s.tauC }},
+		)
+	}
 	if h.withLambda {
 		qs = append(qs,
 			sbcQuantity{"lambdaW[0][0]", func(s *gewekeState) float64 { return s.lambda[0][0] }},
@@ -77,7 +86,7 @@ func sbcChain(t *testing.T, model Model, h gewekeHyper, mutant bool, r *simRepli
 	t.Helper()
 	data := r.matrix(t)
 	sh := r.shape
-	c := testGibbsChain(t, model, data, sh.k, h, Likelihood{AlphaSigma: h.alphaSigma, BetaSigma: h.betaSigma}, mutant)
+	c := testGibbsChain(t, gewekeChainModel(model, mutant), data, sh.k, h, Likelihood{AlphaSigma: h.alphaSigma, BetaSigma: h.betaSigma}, mutant && !h.biases)
 	p := newPool(1, seed, c.scratchSize())
 	gewekeWrite(t, c, p, r.st, 0)
 	return c, p

@@ -95,6 +95,15 @@ func TestSBC(t *testing.T) {
 	}
 	// The mutant sees the same replicates (prior draws and data) as GTTN.
 	studies = append(studies, study{"GTTN-wrong-tau-shape", studies[2].model, true, studies[2].seed})
+	// With offsets (Biased, the Geweke test's offsets' hyperparameters),
+	// and the sampler whose tau_b conditional has the wrong shape
+	// (gewekeChainModel) on GEE+b's replicates.
+	geeB := Biased{Model: simModels()[0], Offsets: gewekeOffsets()}
+	studies = append(studies,
+		study{"GEE+b", geeB, false, 3100},
+		study{"GRRN+b", Biased{Model: simModels()[3], Offsets: gewekeOffsets()}, false, 3110},
+		study{"GEE+b-wrong-tau_b-shape", geeB, true, 3100},
+	)
 
 	var total int
 	for _, st := range studies {
@@ -146,7 +155,7 @@ func TestSBC(t *testing.T) {
 			}
 			t.Logf("smallest p = %.3g (%s)", minP, worst)
 			if st.mutant && !(minP < alpha) {
-				t.Errorf("the wrong tau conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
+				t.Errorf("the wrong conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
 			}
 		})
 	}

@@ -80,6 +80,9 @@ func newSimState(h gewekeHyper, sh simShape) *gewekeState {
 		zt: make([]float64, sh.cols*sh.k),
 		a:  make([]float64, sh.train),
 	}
+	if h.biases {
+		st.b, st.c = make([]float64, sh.rows), make([]float64, sh.cols)
+	}
 	for s, lines := range []int{sh.rows, sh.cols} {
 		if h.hierarchical {
 			st.mu[s] = make([]float64, lines*sh.k)
@@ -92,9 +95,13 @@ func newSimState(h gewekeHyper, sh simShape) *gewekeState {
 	return st
 }
 
-// simPred returns w_i . z_j of a state of rank k.
+// simPred returns w_i . z_j of a state of rank k, plus mu + b_i + c_j
+// for a state with offsets.
 func simPred(st *gewekeState, k, i, j int) float64 {
 	var v float64
+	if st.b != nil {
+		v = st.mu0 + st.b[i] + st.c[j]
+	}
 	for kk := range k {
 		v += st.w[i*k+kk] * st.zt[j*k+kk]
 	}

@@ -199,3 +199,22 @@ func BenchmarkRunScores(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSweepBiases compares a GRRN sweep with and without offsets
+// (Biased) on the MovieLens 100K and 1M shapes at K = 20, one after the
+// other within each run so that repeated runs (-count) interleave them
+// under the same load; compare their cpu-ns/op.
+func BenchmarkSweepBiases(b *testing.B) {
+	for _, sh := range []struct {
+		name            string
+		rows, cols, nnz int
+	}{{"ml100k", 943, 1473, 99723}, {"ml1m", 6040, 3503, 999917}} {
+		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
+		runtime.GC()
+		for _, model := range []Model{GRRN{}, WithBiases(GRRN{})} {
+			b.Run(fmt.Sprintf("%s/%s/K=20", model.Name(), sh.name), func(b *testing.B) {
+				benchmarkSweeps(b, model, data, 20)
+			})
+		}
+	}
+}

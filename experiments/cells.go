@@ -29,7 +29,7 @@ func (c *Config) Cells() []Cell {
 		for _, g := range grid {
 			for _, k := range c.Ranks {
 				for _, m := range c.Models {
-					cell := Cell{Model: m.Name, Rank: k, Repeat: r}
+					cell := Cell{Model: m.Key(), Rank: k, Repeat: r}
 					cells = append(cells, axis.With(cell, g))
 				}
 			}

@@ -54,7 +54,7 @@ func compatibility(c *Config, old Manifest, oldSrc []byte) (map[string][]string,
 	}
 	var kept []string // models in both configs, which must be unchanged
 	for i := range c.Models {
-		j := slices.IndexFunc(oldCfg.Models, func(m ModelConfig) bool { return m.Name == c.Models[i].Name })
+		j := slices.IndexFunc(oldCfg.Models, func(m ModelConfig) bool { return m.Key() == c.Models[i].Key() })
 		if j < 0 {
 			continue
 		}
@@ -63,7 +63,7 @@ func compatibility(c *Config, old Manifest, oldSrc []byte) (map[string][]string,
 		if errA != nil || errB != nil || !bytes.Equal(a, b) {
 			return nil, false // a model's hyperparameters changed
 		}
-		kept = append(kept, c.Models[i].Name)
+		kept = append(kept, c.Models[i].Key())
 	}
 	out := make(map[string][]string)
 	carry := func(hash string, models []string) {

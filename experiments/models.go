@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
@@ -19,6 +20,15 @@ import (
 // not have is an error.
 type ModelConfig struct {
 	Name string `yaml:"name"`
+	// Biases, when true, adds the offsets mu + b_i + c_j to a
+	// Gaussian-likelihood model (bnmf.Biased, with the offsets' default
+	// hyperparameters); the model is then named with bnmf.BiasSuffix in
+	// records and reports ("GRRN+b"), so that a study may run a model
+	// with and without them. It enters the config's hash only when set.
+	// The offsets' hyperparameters are then keys too (bias_m0,
+	// bias_tau_mu, bias_alpha_b, bias_beta_b, bias_alpha_c, bias_beta_c;
+	// see bnmf.Offsets for their defaults).
+	Biases bool `yaml:"biases"`
 	// Hyperparameters maps a hyperparameter's config key to its value: a
 	// number, or a name for a choice such as NMF's objective.
 	Hyperparameters map[string]any `yaml:",inline"`
@@ -35,12 +45,24 @@ func (c *Config) validateModel(i int) error {
 	if !ok {
 		return c.errorf(key+".name", "unknown model %q; the models are %v", m.Name, bnmf.Names())
 	}
+	if m.Biases {
+		if _, isBiased := spec.Zero.(bnmf.Biased); isBiased {
+			return c.errorf(key+".biases", "%s already has offsets; write name: %s with biases: true, or name: %s alone", m.Name, strings.TrimSuffix(m.Name, bnmf.BiasSuffix), m.Name)
+		}
+		if !bnmf.AcceptsBiases(spec.Zero) {
+			return c.errorf(key+".biases", "%s has no Gaussian likelihood; biases apply only to the Gaussian-likelihood models", m.Name)
+		}
+		spec, _ = bnmf.Lookup(m.Key()) // with the offsets' hyperparameters
+	}
 	if _, err := spec.Configure(m.Hyperparameters); err != nil {
 		var pe *bnmf.ParamError
 		if !errors.As(err, &pe) {
 			return c.errorf(key, "%v", err)
 		}
 		k := key + "." + pe.Key
+		if _, has := spec.Param(pe.Key); !has && strings.HasPrefix(pe.Key, bnmf.OffsetParamPrefix) {
+			return c.errorf(k, "%s is a hyperparameter of the offsets; set biases: true to use it", pe.Key)
+		}
 		if _, has := spec.Param(pe.Key); !has {
 			others := bnmf.ModelsWithParam(pe.Key)
 			if len(others) == 0 {
@@ -57,11 +79,20 @@ func (c *Config) validateModel(i int) error {
 // unknown name or a bad hyperparameter; LoadConfig has already checked
 // both.
 func (m *ModelConfig) Model() (bnmf.Model, error) {
-	spec, ok := bnmf.Lookup(m.Name)
+	spec, ok := bnmf.Lookup(m.Key())
 	if !ok {
-		return nil, fmt.Errorf("unknown model %q; the models are %v", m.Name, bnmf.Names())
+		return nil, fmt.Errorf("unknown model %q; the models are %v", m.Key(), bnmf.Names())
 	}
 	return spec.Configure(m.Hyperparameters)
+}
+
+// Key returns the name of the model that m describes in records and
+// reports: Name, with bnmf.BiasSuffix when Biases is set.
+func (m *ModelConfig) Key() string {
+	if m.Biases {
+		return m.Name + bnmf.BiasSuffix
+	}
+	return m.Name
 }
 
 // hashJSON encodes m for Config.Hash: an object holding Name and then each
@@ -78,7 +109,7 @@ func (m *ModelConfig) hashJSON() ([]byte, error) {
 	}
 	b.WriteString(`{"Name":`)
 	b.Write(name)
-	spec, _ := bnmf.Lookup(m.Name)
+	spec, _ := bnmf.Lookup(m.Key()) // Name's, and with biases the offsets' after
 	for _, p := range spec.Params {
 		v, ok := m.Hyperparameters[p.Key]
 		if !ok {
@@ -93,6 +124,10 @@ func (m *ModelConfig) hashJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, ",%q:", p.Field)
 		b.Write(enc)
+	}
+	if m.Biases {
+		// Only when set, so that every other config keeps its hash.
+		b.WriteString(`,"Biases":true`)
 	}
 	b.WriteString("}")
 	return b.Bytes(), nil

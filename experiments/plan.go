@@ -71,7 +71,7 @@ func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Pla
 		if err != nil {
 			return nil, cfg.errorf(fmt.Sprintf("models[%d]", i), "%v", err)
 		}
-		p.models[cfg.Models[i].Name] = m
+		p.models[cfg.Models[i].Key()] = m
 	}
 	p.settings = cfg.chainSettings()
 	p.settings.Float32Factors = cfg.Float32Factors
@@ -194,7 +194,7 @@ func (p *Plan) manifest() (Manifest, error) {
 		Cells:        c.Cells(),
 	}
 	for _, mc := range c.Models {
-		m.Models = append(m.Models, mc.Name)
+		m.Models = append(m.Models, mc.Key())
 	}
 	mean, variance := moments(p.data.Entries)
 	if w := ScaleWarning(mean, variance); w != "" && !c.Standardize {

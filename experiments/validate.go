@@ -42,8 +42,8 @@ func (c *Config) Validate() error {
 			return err
 		}
 		for j := range i {
-			if c.Models[j].Name == c.Models[i].Name {
-				return c.errorf(fmt.Sprintf("models[%d].name", i), "model %s is listed twice", c.Models[i].Name)
+			if c.Models[j].Key() == c.Models[i].Key() {
+				return c.errorf(fmt.Sprintf("models[%d].name", i), "model %s is listed twice", c.Models[i].Key())
 			}
 		}
 	}

@@ -26,6 +26,8 @@ import (
 //	sigma2.npy             S samples of sigma^2, '<f8'
 //	observed_indptr.npy    M + 1 row offsets of the observed entries, '<i8'
 //	observed_indices.npy   |Omega| column indices, row by row, '<i4'
+//	mu.npy, b.npy, c.npy   with offsets (model.json's offsets): S samples
+//	                       of mu, S x M of b, S x N of c, '<f8'
 //
 // S is the number of stored samples (at most --samples, 100 by default,
 // taken evenly from every chain's kept sweeps), all in the data's own
@@ -70,6 +72,10 @@ type Header struct {
 	// TrainRange is the smallest and the largest training value, in the
 	// data's units (absent from older files).
 	TrainRange []float64 `json:"train_range,omitempty"`
+	// Offsets is set when the model has offsets mu + b_i + c_j
+	// (mu.npy, b.npy, c.npy); absent from other files, which are then
+	// what they were before offsets existed.
+	Offsets bool `json:"offsets,omitempty"`
 }
 
 // Model is the content of a model file: the stored posterior samples of
@@ -87,6 +93,9 @@ type Model struct {
 	// increasing.
 	ObservedPtr []int64
 	ObservedCol []int32
+	// With Offsets: each sample's mu, b (M) and c (N).
+	Mu   []float64
+	B, C [][]float64
 }
 
 // Poisson reports whether the model has a Poisson likelihood (PGG,
@@ -116,7 +125,9 @@ func NewModel(p *Posterior, h Header, observed []bnmf.Entry) *Model {
 	if len(h.RowIDs) != p.Rows || len(h.ColIDs) != p.Cols {
 		panic(fmt.Sprintf("bnmf: %d row and %d column ids for a %d x %d posterior", len(h.RowIDs), len(h.ColIDs), p.Rows, p.Cols))
 	}
-	m := &Model{Header: h, W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2}
+	m := &Model{Header: h, W: p.SamplesW, Zt: p.SamplesZ, Sigma2: p.SamplesSigma2,
+		Mu: p.SamplesMu, B: p.SamplesB, C: p.SamplesC}
+	m.Offsets = m.B != nil
 	cmpEntry := func(a, b bnmf.Entry) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) }
 	if !slices.IsSortedFunc(observed, cmpEntry) {
 		observed = slices.SortedFunc(slices.Values(observed), cmpEntry)
@@ -205,6 +216,7 @@ func (m *Model) Write(w io.Writer) error {
 		member("sigma2.npy", func(w io.Writer) error { return npy.Write(w, []int{s}, m.Sigma2) }),
 		member("observed_indptr.npy", func(w io.Writer) error { return npy.Write(w, []int{mm + 1}, m.ObservedPtr) }),
 		member("observed_indices.npy", func(w io.Writer) error { return npy.Write(w, []int{len(m.ObservedCol)}, m.ObservedCol) }),
+		writeOffsets(member, m),
 		zw.Close(),
 	)
 	if err != nil {

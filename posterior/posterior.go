@@ -42,6 +42,9 @@ type chainMoments struct {
 	meanW, m2W, meanZ, m2Z   []float64 // W is M x K, Z transposed N x K
 	samplesW, samplesZ       [][]float64
 	samplesSigma2, allSigma2 []float64
+	// With offsets: the stored samples of mu, b (M) and c (N).
+	samplesMu          []float64
+	samplesB, samplesC [][]float64
 }
 
 var (
@@ -107,6 +110,11 @@ func (c *Collector) RecordDraw(d bnmf.Draw) error {
 		ch.samplesW = append(ch.samplesW, slices.Clone(d.W))
 		ch.samplesZ = append(ch.samplesZ, slices.Clone(d.Zt))
 		ch.samplesSigma2 = append(ch.samplesSigma2, d.Sigma2)
+		if d.B != nil {
+			ch.samplesMu = append(ch.samplesMu, d.Mu)
+			ch.samplesB = append(ch.samplesB, slices.Clone(d.B))
+			ch.samplesC = append(ch.samplesC, slices.Clone(d.C))
+		}
 	}
 	return nil
 }
@@ -136,6 +144,10 @@ type Posterior struct {
 	SamplesSigma2      []float64
 	// Sigma2 holds sigma^2 at every kept draw of every chain.
 	Sigma2 []float64
+	// SamplesMu, SamplesB (M each) and SamplesC (N each) are the stored
+	// samples of the offsets, nil without them.
+	SamplesMu          []float64
+	SamplesB, SamplesC [][]float64
 	// Permutations[c][k] is the factor of chain c that was matched to
 	// factor k of chain 0.
 	Permutations [][]int
@@ -175,6 +187,9 @@ func (c *Collector) Pool() *Posterior {
 		p.SamplesZ = append(p.SamplesZ, ch.samplesZ...)
 		p.SamplesSigma2 = append(p.SamplesSigma2, ch.samplesSigma2...)
 		p.Sigma2 = append(p.Sigma2, ch.allSigma2...)
+		p.SamplesMu = append(p.SamplesMu, ch.samplesMu...)
+		p.SamplesB = append(p.SamplesB, ch.samplesB...)
+		p.SamplesC = append(p.SamplesC, ch.samplesC...)
 	}
 	p.MeanW, p.SDW = poolMoments(c.chains, func(ch *chainMoments) ([]float64, []float64) { return ch.meanW, ch.m2W })
 	p.MeanZ, p.SDZ = poolMoments(c.chains, func(ch *chainMoments) ([]float64, []float64) { return ch.meanZ, ch.m2Z })
@@ -275,5 +290,10 @@ func (p *Posterior) Rescale(scale float64) {
 		mul(w, scale)
 	}
 	mul(p.SamplesSigma2, scale*scale)
+	mul(p.SamplesMu, scale)
+	for i := range p.SamplesB {
+		mul(p.SamplesB[i], scale)
+		mul(p.SamplesC[i], scale)
+	}
 	mul(p.Sigma2, scale*scale)
 }

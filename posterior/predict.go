@@ -28,7 +28,7 @@ func (m *Model) Predict(row, col int, a float64) Prediction {
 func (m *Model) predict(row, col int, a float64, mu []float64) Prediction {
 	k := m.Rank
 	for s := range m.W {
-		mu[s] = floats.Dot(m.W[s][row*k:(row+1)*k], m.Zt[s][col*k:(col+1)*k])
+		mu[s] = floats.Dot(m.W[s][row*k:(row+1)*k], m.Zt[s][col*k:(col+1)*k]) + m.offset(s, row, col)
 	}
 	if m.Poisson() {
 		mix := predictive.PoissonMixture{Rate: mu}

@@ -134,6 +134,9 @@ func Decode(r io.ReaderAt, size int64) (*Model, error) {
 	if err := checkCSR(m.ObservedPtr, m.ObservedCol, h.Cols); err != nil {
 		return nil, damaged("%v", err)
 	}
+	if err := readOffsets(zm, m); err != nil {
+		return nil, err
+	}
 	mk, nk := h.Rows*k, h.Cols*k
 	for i := range s {
 		m.W = append(m.W, w[i*mk:(i+1)*mk])

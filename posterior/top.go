@@ -134,7 +134,7 @@ func (r *Ranker) Top(row int) []Ranked {
 		wm := w[row*k : (row+1)*k]
 		zt := m.Zt[s]
 		for j := range m.Cols {
-			d := floats.Dot(wm, zt[j*k:(j+1)*k])
+			d := floats.Dot(wm, zt[j*k:(j+1)*k]) + m.offset(s, row, j)
 			mean[j] += d * inv
 			if o.ByLower {
 				sq[j] += d * d * inv

@@ -37,7 +37,7 @@ type Palette struct {
 func NewPalette(models []string) Palette {
 	var others []string
 	for _, m := range models {
-		if modelIndex(m) < 0 {
+		if modelIndex(m) < 0 && biasedIndex(m) < 0 {
 			others = append(others, m)
 		}
 	}
@@ -46,8 +46,15 @@ func NewPalette(models []string) Palette {
 }
 
 // Style returns the style of a model. A model the palette was not built
-// with is drawn in black.
+// with is drawn in black. A registered model with offsets ("GRRN+b",
+// bnmf.BiasSuffix) is drawn in its model's colour and glyph with a
+// dash-dot line.
 func (p Palette) Style(model string) SeriesStyle {
+	if base, ok := strings.CutSuffix(model, bnmf.BiasSuffix); ok && modelIndex(base) >= 0 {
+		s := p.Style(base)
+		s.Dashes = []vg.Length{vg.Points(8), vg.Points(2), vg.Points(1), vg.Points(2)}
+		return s
+	}
 	type fixed struct {
 		c      color.RGBA
 		dashes []vg.Length
@@ -99,11 +106,29 @@ func modelIndex(model string) int {
 	return -1
 }
 
+// biasedIndex returns the position in the registry of the model whose
+// name with offsets model is ("GRRN+b": GRRN's), or -1.
+func biasedIndex(model string) int {
+	if base, ok := strings.CutSuffix(model, bnmf.BiasSuffix); ok {
+		return modelIndex(base)
+	}
+	return -1
+}
+
 // compareModels orders the registered models first, in the registry's
 // order (the paper's models as the paper presents them, then the
-// baselines), then the others by name.
+// baselines), each followed by itself with offsets ("GRRN+b"), then the
+// others by name.
 func compareModels(a, b string) int {
 	ia, ib := modelIndex(a), modelIndex(b)
+	// With offsets: just after the model, 2i+1 against its 2i.
+	ia, ib = 2*ia, 2*ib
+	if ia < 0 {
+		ia = 2*biasedIndex(a) + 1
+	}
+	if ib < 0 {
+		ib = 2*biasedIndex(b) + 1
+	}
 	switch {
 	case ia >= 0 && ib >= 0:
 		return ia - ib

@@ -209,6 +209,7 @@ func (res *fitResult) writeFiles(dir string) error {
 		{"trace.png", res.writeTrace},
 		{posterior.FileName, func(w io.Writer) error { return res.fittedModel().Write(w) }},
 	}
+	files = append(files, res.offsetFiles()...)
 	if res.prob.heldOut {
 		files = append(files, []struct {
 			name  string

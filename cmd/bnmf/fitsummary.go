@@ -36,6 +36,9 @@ type fitSummary struct {
 	// factors of every chain matched to chain 0's; absent for models
 	// without any.
 	Hyper []posterior.HyperSummary `json:"hyperparameters,omitempty"`
+	// Offsets summarises mu, tau_b, tau_c and the empty lines of a model
+	// with offsets (--biases); absent without.
+	Offsets *offsetsSummary `json:"offsets,omitempty"`
 }
 
 // modelSummary names the model and says, from the registry
@@ -137,6 +140,7 @@ func (res *fitResult) summarise() {
 	}
 	sum.Permutations = res.post.Permutations
 	sum.Hyper = posterior.SummariseHyper(res.chains.Results, res.post.Permutations)
+	sum.Offsets = summariseOffsets(res.chains.Pooled.Offsets)
 	if sc := res.chains.Pooled.Scores; p.heldOut && sc != nil {
 		s := p.scale
 		var tm, tv float64
@@ -241,6 +245,7 @@ func (res *fitResult) print(w io.Writer, dir string) error {
 		}
 		fmt.Fprintln(w)
 	}
+	printOffsets(w, sum.Offsets)
 	if d := sum.Diagnostics; d != nil {
 		chains := fmt.Sprintf("%d chains", d.Chains)
 		if d.Chains == 1 {

@@ -1,0 +1,404 @@
+package bnmf
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// BiasSuffix is appended to a model's name when it runs with offsets
+// (Biased): "GRRN+b".
+const BiasSuffix = "+b"
+
+// Offsets holds the hyperparameters of the bias terms that Biased adds to
+// a Gaussian-likelihood model,
+//
+//	A_ij = mu + b_i + c_j + w_i . z_j + noise,
+//	mu ~ N(M0, 1/TauMu), b_i ~ N(0, 1/tau_b), c_j ~ N(0, 1/tau_c),
+//	tau_b ~ Gamma(AlphaB, BetaB), tau_c ~ Gamma(AlphaC, BetaC),
+//
+// the Gamma densities with shape and rate. Zero values mean the defaults,
+// which are set from the observed training values (mean m and population
+// variance v) so that the model means the same for ratings on any scale:
+//
+//   - M0 = m: the prior on the overall level is centred on the data's
+//     mean; with |Omega| entries its conditional's precision is TauMu +
+//     |Omega|/sigma^2, so the data decide mu and the centre only spares
+//     the first sweeps a long walk.
+//   - TauMu = 1/v: the prior's standard deviation is the data's spread,
+//     broad enough for any level the data may have.
+//   - AlphaB = AlphaC = 1 and BetaB = BetaC = v: exponential hyperpriors
+//     on the precisions with mean 1/v, so that an offset's prior
+//     standard deviation is of the order of the data's spread (an offset
+//     larger than all the variation of the ratings would be absurd), and
+//     with the weakest shape that keeps the prior proper; tau_b's
+//     conditional has shape AlphaB + M/2, so with hundreds of rows the
+//     data dominate it.
+type Offsets struct {
+	M0, TauMu     float64
+	AlphaB, BetaB float64
+	AlphaC, BetaC float64
+}
+
+// resolved returns the hyperparameters with the defaults filled in from
+// train.
+func (o Offsets) resolved(model string, train *Matrix) (Offsets, error) {
+	if o.M0 == 0 {
+		o.M0 = train.Mean()
+	}
+	v := train.Variance()
+	for _, p := range []*float64{&o.TauMu, &o.BetaB, &o.BetaC} {
+		if *p != 0 {
+			continue
+		}
+		if !(v > 0) || math.IsInf(v, 0) {
+			return o, fmt.Errorf("bnmf: %s's offsets' hyperparameters TauMu, BetaB and BetaC default to 1/v and v, v the variance of the training values, but v is %v; set them", model, v)
+		}
+	}
+	o.TauMu = orDefault(o.TauMu, 1/v)
+	o.BetaB = orDefault(o.BetaB, v)
+	o.BetaC = orDefault(o.BetaC, v)
+	o.AlphaB = orDefault(o.AlphaB, 1)
+	o.AlphaC = orDefault(o.AlphaC, 1)
+	if !isFinite(o.M0) {
+		return o, fmt.Errorf("bnmf: %s.M0 is %v; it must be finite", model, o.M0)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"TauMu", o.TauMu}, {"AlphaB", o.AlphaB}, {"BetaB", o.BetaB}, {"AlphaC", o.AlphaC}, {"BetaC", o.BetaC}} {
+		if err := positive(model, f.name, f.v); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+var _ Model = Biased{}
+
+// Biased is Model with bias terms: the offsets of Offsets added to its
+// mean, all drawn by exact Gibbs steps inside the model's own sweep (see
+// offsets). Model must have a Gaussian likelihood and a chain that
+// carries offsets; Run returns an error for any other. W and Z keep
+// their priors and their supports.
+type Biased struct {
+	Model Model
+	Offsets
+}
+
+// WithBiases returns m with offsets at their default hyperparameters.
+func WithBiases(m Model) Biased { return Biased{Model: m} }
+
+// Name returns the model's name with BiasSuffix, such as "GRRN+b".
+func (b Biased) Name() string { return b.Model.Name() + BiasSuffix }
+
+// gaussianModel is a model with the Gaussian likelihood that offsets
+// need; every model that embeds Likelihood is one.
+type gaussianModel interface {
+	Model
+	gaussianLikelihood()
+}
+
+// gaussianLikelihood marks the models that embed Likelihood.
+func (Likelihood) gaussianLikelihood() {}
+
+// AcceptsBiases reports whether m has a Gaussian likelihood, so that
+// Biased may wrap it.
+func AcceptsBiases(m Model) bool {
+	_, ok := m.(gaussianModel)
+	return ok
+}
+
+// offsetCarrier is a chain that can carry offsets.
+type offsetCarrier interface {
+	withOffsets(o Offsets) error
+}
+
+func (b Biased) newChain(train *Matrix, k int) (chain, error) {
+	if b.Model == nil {
+		return nil, fmt.Errorf("bnmf: Biased needs a model")
+	}
+	if !AcceptsBiases(b.Model) {
+		return nil, fmt.Errorf("bnmf: %s has no Gaussian likelihood; offsets (biases) apply only to the Gaussian-likelihood models", b.Model.Name())
+	}
+	o, err := b.Offsets.resolved(b.Name(), train)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := b.Model.newChain(train, k)
+	if err != nil {
+		return nil, err
+	}
+	oc, ok := ch.(offsetCarrier)
+	if !ok {
+		return nil, fmt.Errorf("bnmf: %s's sampler does not carry offsets (biases) yet", b.Model.Name())
+	}
+	if err := oc.withOffsets(o); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// OffsetParamPrefix starts the config keys of the offsets'
+// hyperparameters (bias_m0, bias_tau_mu, ...), which a model's Spec
+// lists after its own when it has offsets.
+const OffsetParamPrefix = "bias_"
+
+// offsetParams are the offsets' hyperparameters as a Biased model's Spec
+// lists them.
+func offsetParams() []Param {
+	return []Param{
+		{Key: "bias_m0", Field: "M0", Support: Real, Default: "mean of the training values", Doc: "mean of the normal prior on the overall level mu"},
+		{Key: "bias_tau_mu", Field: "TauMu", Support: Positive, Default: "1/variance of the training values", Doc: "precision of the normal prior on mu"},
+		{Key: "bias_alpha_b", Field: "AlphaB", Support: Positive, Default: "1", Doc: "shape of the Gamma hyperprior on the row offsets' precision tau_b"},
+		{Key: "bias_beta_b", Field: "BetaB", Support: Positive, Default: "variance of the training values", Doc: "rate of the Gamma hyperprior on tau_b"},
+		{Key: "bias_alpha_c", Field: "AlphaC", Support: Positive, Default: "1", Doc: "shape of the Gamma hyperprior on the column offsets' precision tau_c"},
+		{Key: "bias_beta_c", Field: "BetaC", Support: Positive, Default: "variance of the training values", Doc: "rate of the Gamma hyperprior on tau_c"},
+	}
+}
+
+// biasedSpec returns the Spec of name, a model's name with BiasSuffix, or
+// false when the model is unknown or has no Gaussian likelihood.
+func biasedSpec(name string) (Spec, bool) {
+	base, ok := strings.CutSuffix(name, BiasSuffix)
+	if !ok {
+		return Spec{}, false
+	}
+	s, ok := Lookup(base)
+	if !ok || !AcceptsBiases(s.Zero) {
+		return Spec{}, false
+	}
+	s.Name = name
+	s.Zero = WithBiases(s.Zero)
+	s.Params = append(slices.Clip(s.Params), offsetParams()...)
+	s.Default = false
+	s.Doc += ", with offsets mu + b_i + c_j"
+	return s, true
+}
+
+// phaseOffsets keys the random streams of the draws of mu, tau_b and
+// tau_c (line 0) and of their initial values with b and c (sweep 0). It
+// is set apart from the phases of pool.go so that a phase added there
+// cannot share its streams.
+const phaseOffsets = 64
+
+// offsets is the state of the bias terms of a chain: mu, b (one per row
+// of A), c (one per column) and the precisions tau_b, tau_c. The chain's
+// residuals are net of them, a_ij - mu - b_i - c_j - w_i . z_j, so the
+// factors' updates see the data less the offsets without knowing of
+// them. Each b_i is drawn right after row i of W, from the row's
+// residuals in the worker's scratch, and each c_j right after column j
+// of Z, before its residuals are recomputed exactly; mu is drawn from the
+// sums of the exact residuals of the columns, and shifting every residual
+// by its change is folded into the sum of squares that sigma^2 needs. The
+// extra work of a sweep is thus a few operations per observed entry on
+// data already in cache, and O(M + N) for the precisions.
+type offsets struct {
+	Offsets
+	mu         float64
+	b, c       []float64
+	tauB, tauC float64
+	// colSum[j] is the sum of column j's exact residuals after its
+	// update; shift is the change of mu that the residuals have yet to
+	// take in (by squaresOfRow).
+	colSum []float64
+	shift  float64
+	n      int // |Omega|
+}
+
+// withOffsets gives the chain offsets with the resolved hyperparameters
+// o.
+func (c *gibbsChain) withOffsets(o Offsets) error {
+	m, n := c.data.Dims()
+	off := &offsets{Offsets: o, b: make([]float64, m), c: make([]float64, n), colSum: make([]float64, n), n: c.data.Len()}
+	c.off = off
+	c.sides[0].bias, c.sides[0].biasTau = off.b, &off.tauB
+	c.sides[1].bias, c.sides[1].biasTau = off.c, &off.tauC
+	return nil
+}
+
+// at returns mu + b_i + c_j.
+func (o *offsets) at(i, j int) float64 { return o.mu + o.b[i] + o.c[j] }
+
+// initOffsets draws tau_b, tau_c, mu, b and c from their priors.
+func (c *gibbsChain) initOffsets(p *pool) error {
+	o := c.off
+	wk := p.workers[0]
+	wk.pcg.Seed(streamSeed(p.seed, 0, phaseOffsets, 0))
+	rng := wk.rng
+	o.tauB = gammaRand(rng, o.AlphaB, o.BetaB)
+	o.tauC = gammaRand(rng, o.AlphaC, o.BetaC)
+	o.mu = o.M0 + rng.NormFloat64()/math.Sqrt(o.TauMu)
+	for i := range o.b {
+		o.b[i] = rng.NormFloat64() / math.Sqrt(o.tauB)
+	}
+	for j := range o.c {
+		o.c[j] = rng.NormFloat64() / math.Sqrt(o.tauC)
+	}
+	return o.check(0)
+}
+
+// check returns an error if a scalar of the offsets' state is not finite
+// or a precision is not positive.
+func (o *offsets) check(sweep int) error {
+	if !isFinite(o.mu) || !(o.tauB > 0) || !(o.tauC > 0) || math.IsInf(o.tauB, 0) || math.IsInf(o.tauC, 0) {
+		return fmt.Errorf("bnmf: sweep %d: offsets: mu = %v, tau_b = %v, tau_c = %v: %w", sweep, o.mu, o.tauB, o.tauC, ErrNonFinite)
+	}
+	return nil
+}
+
+// drawLineOffset draws the offset x of a line (b_i of row i or c_j of
+// column j) from its full conditional given everything else,
+//
+//	N(lin/prec, 1/prec), prec = tau + n/sigma^2,
+//	lin = sum_q (r_q + x)/sigma^2,
+//
+// where r holds the line's n residuals, net of the old x, and moves r by
+// the change. A line with no entries draws from the prior N(0, 1/tau).
+func drawLineOffset(r []float64, x *float64, tau, invSigma2 float64, rng *rand.Rand) float64 {
+	old := *x
+	var s float64
+	for _, v := range r {
+		s += v
+	}
+	n := float64(len(r))
+	prec := tau + n*invSigma2
+	v := (s+n*old)*invSigma2/prec + rng.NormFloat64()/math.Sqrt(prec)
+	if d := v - old; d != 0 {
+		for q := range r {
+			r[q] -= d
+		}
+	}
+	*x = v
+	return v
+}
+
+// drawShared draws mu given the residuals (whose column sums are in
+// colSum), then tau_b given b and tau_c given c:
+//
+//	mu | . ~ N((TauMu M0 + sum e/sigma^2)/prec, 1/prec), prec = TauMu + |Omega|/sigma^2,
+//	tau_b | b ~ Gamma(AlphaB + M/2, BetaB + sum_i b_i^2/2), likewise tau_c,
+//
+// with e the residuals plus mu. The residuals take in the change of mu
+// through shift.
+func (c *gibbsChain) drawShared(p *pool, s int) error {
+	o := c.off
+	wk := p.workers[0]
+	wk.pcg.Seed(streamSeed(p.seed, s, phaseOffsets, 0))
+	rng := wk.rng
+	var sum float64
+	for _, v := range o.colSum {
+		sum += v
+	}
+	n := float64(o.n)
+	prec := o.TauMu + n*c.invSigma2
+	mu := (o.TauMu*o.M0+(sum+n*o.mu)*c.invSigma2)/prec + rng.NormFloat64()/math.Sqrt(prec)
+	o.shift = mu - o.mu
+	o.mu = mu
+	o.tauB = gammaRand(rng, o.AlphaB+float64(len(o.b))/2, o.BetaB+sumSquares(o.b)/2)
+	o.tauC = gammaRand(rng, o.AlphaC+float64(len(o.c))/2, o.BetaC+sumSquares(o.c)/2)
+	return o.check(s)
+}
+
+func sumSquares(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+// offsetState returns the chain's offsets, nil without them.
+func (c *gibbsChain) offsetState() *offsets { return c.off }
+
+// offsetChain is a chain that may carry offsets.
+type offsetChain interface {
+	offsetState() *offsets
+}
+
+// chainOffsets returns ch's offsets, or nil.
+func chainOffsets(ch chain) *offsets {
+	if oc, ok := ch.(offsetChain); ok {
+		return oc.offsetState()
+	}
+	return nil
+}
+
+// exactResidualsOffsets is exactResiduals (or, with float32 factors,
+// exactResidualsFromGather) with offsets: it stores the residuals
+// a_ij - mu - b_i - c_j - w_i . z_j of column j's entries, z_j = x, and
+// their sum in colSum[j] for mu's conditional. g holds W's gathered
+// values and r is scratch of the column's length.
+func (c *gibbsChain) exactResidualsOffsets(side *factorSide, j int, x, g, r []float64) {
+	o := c.off
+	lo, hi := side.start[j], side.start[j+1]
+	n := hi - lo
+	rows, vals := c.data.Col(j)
+	base := o.mu + o.c[j]
+	var sum float64
+	if side.other32 != nil {
+		for q, row := range rows {
+			r[q] = vals[q] - base - o.b[row]
+		}
+		for kk, v := range x {
+			floats.AddScaled(r[:n], -v, g[kk*n:(kk+1)*n])
+		}
+		for q, e := range side.pos[lo:hi] {
+			c.resid[e] = r[q]
+			sum += r[q]
+		}
+		o.colSum[j] = sum
+		return
+	}
+	k := c.k
+	for q, row := range side.index[lo:hi] {
+		v := vals[q] - base - o.b[row] - floats.Dot(c.w[int(row)*k:(int(row)+1)*k], x)
+		c.resid[side.pos[lo+q]] = v
+		sum += v
+	}
+	o.colSum[j] = sum
+}
+
+// netOfOffsets stores in y the values vals of line i of side (a row of A
+// for W, a column for Z) less their offsets, a - mu - b - c, for the
+// row-wise chain's conditionals, and returns y.
+func (c *mvnChain) netOfOffsets(side *factorSide, i int, vals, y []float64) []float64 {
+	o := c.off
+	idx := side.index[side.start[i]:side.start[i+1]]
+	if side.pos == nil {
+		base := o.mu + o.b[i]
+		for q, j := range idx {
+			y[q] = vals[q] - base - o.c[j]
+		}
+		return y
+	}
+	base := o.mu + o.c[i]
+	for q, r := range idx {
+		y[q] = vals[q] - base - o.b[r]
+	}
+	return y
+}
+
+// rowOffset draws the offset of line i of side (b_i after row i of W, c_j
+// after column j of Z) in the row-wise chain, once drawRow has left the
+// other factor's gathered rows and the values net of the offsets
+// (netOfOffsets) in the worker's scratch, and for a column of Z stores
+// its exact residuals.
+func (c *mvnChain) rowOffset(side *factorSide, wk *worker, i int) {
+	k := c.k
+	n := side.start[i+1] - side.start[i]
+	g := wk.scratch[k*k+2*k:][:n*k]
+	r := wk.scratch[k*k+2*k+n*k:][:n]
+	x := side.x[i*k : (i+1)*k]
+	for a, v := range x {
+		floats.AddScaled(r, -v, g[a*n:(a+1)*n])
+	}
+	drawLineOffset(r, &side.bias[i], *side.biasTau, c.invSigma2, wk.rng)
+	if side.pos != nil {
+		c.exactResidualsOffsets(side, i, x, g, r)
+	}
+}

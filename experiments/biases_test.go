@@ -1,0 +1,95 @@
+package experiments
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+)
+
+// TestBiasesConfig runs one study with GRRN with and without biases:
+// true. The key enters the hash only when set, the record names the
+// model GRRN+b, and a study may list GRRN and GRRN+b side by side.
+func TestBiasesConfig(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(12, 13))
+	var data strings.Builder
+	for i := range 30 {
+		for j := range 40 {
+			if rng.Float64() < 0.4 {
+				fmt.Fprintf(&data, "%d,%d,%v\n", i, j, 1+float64(i%5)+float64(j%3)+rng.Float64())
+			}
+		}
+	}
+	path := filepath.Join(dir, "m.csv")
+	if err := os.WriteFile(path, []byte(data.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := func(models string) string {
+		return fmt.Sprintf("kind: sparsity\ndataset: {path: %s, format: triplets}\nmodels: [%s]\nranks: [2]\nfractions: [0.8]\nrepeats: 1\nsweeps: 40\nburn_in: 20\n", path, models)
+	}
+	def, off, on := runOneCell(t, dir, "default", src("{name: GRRN}")), runOneCell(t, dir, "off", src("{name: GRRN, biases: false}")), runOneCell(t, dir, "on", src("{name: GRRN, biases: true}"))
+	if off.ConfigHash != def.ConfigHash {
+		t.Error("biases: false changed the config hash")
+	}
+	if on.ConfigHash == def.ConfigHash {
+		t.Error("biases: true kept the config hash")
+	}
+	if on.Cell.Model != "GRRN+b" || def.Cell.Model != "GRRN" {
+		t.Errorf("records name the models %q and %q, want GRRN+b and GRRN", on.Cell.Model, def.Cell.Model)
+	}
+	if on.Metrics.TestMSE == def.Metrics.TestMSE {
+		t.Error("biases: true changed nothing")
+	}
+	cfg, err := ParseConfig("both.yaml", []byte(src("{name: GRRN}, {name: GRRN, biases: true}, {name: GEE, biases: true, lambda: 0.5}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cfg.Cells() {
+		names = append(names, c.Model)
+	}
+	if got := strings.Join(names, ","); got != "GRRN,GRRN+b,GEE+b" {
+		t.Errorf("cells %s, want GRRN,GRRN+b,GEE+b", got)
+	}
+	m, err := cfg.Models[2].Model()
+	if err != nil || m.Name() != "GEE+b" {
+		t.Errorf("models[2] is %v (%v), want GEE+b", m, err)
+	}
+
+	// The offsets' hyperparameters: set with biases, in the hash.
+	withTau, err := ParseConfig("tau.yaml", []byte(src("{name: GRRN, biases: true, bias_tau_mu: 2, alpha_sigma: 3}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm, err := withTau.Models[0].Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := bm.(bnmf.Biased)
+	if !ok || b.TauMu != 2 || b.Model.(bnmf.GRRN).AlphaSigma != 3 {
+		t.Errorf("configured %#v, want GRRN+b with TauMu 2 and GRRN's AlphaSigma 3", bm)
+	}
+	h1, err1 := withTau.Hash()
+	plainCfg, err2 := ParseConfig("plain.yaml", []byte(src("{name: GRRN, biases: true, alpha_sigma: 3}")))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if h2, _ := plainCfg.Hash(); h1 == h2 {
+		t.Error("bias_tau_mu left the hash unchanged")
+	}
+	for _, tc := range []struct{ models, want string }{
+		{"{name: GRRN, bias_tau_mu: 2}", "bias_tau_mu is a hyperparameter of the offsets; set biases: true to use it"},
+		{"{name: GRRN, biases: true, bias_tau_mu: -1}", "-1 must be positive"},
+		{"{name: NMF, biases: true}", "NMF has no Gaussian likelihood"},
+	} {
+		_, err := ParseConfig("bad.yaml", []byte(src(tc.models)))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.models, err, tc.want)
+		}
+	}
+}
