@@ -11,7 +11,6 @@ import (
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 	"github.com/bnmf-lab/bnmf/dataset"
-	"github.com/bnmf-lab/bnmf/experiments"
 	"github.com/bnmf-lab/bnmf/internal/progress"
 	"github.com/bnmf-lab/bnmf/internal/provenance"
 	"github.com/bnmf-lab/bnmf/posterior"
@@ -302,8 +301,8 @@ func (o *fitOptions) validate() error {
 		return fmt.Errorf("--burn-in %d must be less than --sweeps %d", o.burnIn, o.sweeps)
 	case o.thin < 1:
 		return fmt.Errorf("--thin %d must be positive", o.thin)
-	case o.chains < 1 || o.chains > experiments.MaxChains:
-		return fmt.Errorf("--chains %d must be between 1 and %d", o.chains, experiments.MaxChains)
+	case o.chains < 1 || o.chains > bnmf.MaxChains:
+		return fmt.Errorf("--chains %d must be between 1 and %d", o.chains, bnmf.MaxChains)
 	case o.workers < 0:
 		return fmt.Errorf("--workers %d must not be negative", o.workers)
 	case o.samples < o.chains:
