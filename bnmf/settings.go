@@ -142,6 +142,10 @@ type SweepStats struct {
 // trace's room is reserved when the chain starts.
 const MaxSweeps = 10_000_000
 
+// MaxChains is the largest number of chains that a study cell or bnmf fit
+// runs: the chains' draws are held in memory together.
+const MaxChains = 64
+
 // resolved returns the settings with defaults filled in, or an error that
 // names the offending field.
 func (s Settings) resolved() (Settings, error) {

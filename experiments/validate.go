@@ -16,8 +16,8 @@ import (
 // listing the cells takes well under a gigabyte.
 const maxCells = 10_000_000
 
-// MaxChains is the largest number of chains per cell, and of bnmf fit.
-const MaxChains = 64
+// MaxChains is the largest number of chains per cell: bnmf.MaxChains.
+const MaxChains = bnmf.MaxChains
 
 // Validate checks everything about c that does not need the data, and
 // returns the first problem as a *ConfigError. Prepare checks the rest

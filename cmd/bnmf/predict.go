@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/bnmf-lab/bnmf/internal/workpool"
 	"github.com/bnmf-lab/bnmf/posterior"
 	"github.com/bnmf-lab/bnmf/predictive"
 )
@@ -181,12 +181,9 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *posterior.Model, r
 	if err := cw.Write([]string{"row_id", "rank", "col_id", "mean", "sd", "lower", "upper", "range"}); err != nil {
 		return err
 	}
-	rankers := []*posterior.Ranker{m.NewRanker(o)}
-	for len(rankers) < min(workers, len(rows)) {
-		rankers = append(rankers, rankers[0].Clone())
-	}
-	// Rows are ranked in batches, each row by one worker, and written in
-	// order after each batch.
+	base := m.NewRanker(o)
+	// Rows are ranked in batches, each row by one worker with a ranker of
+	// its own, and written in order after each batch.
 	const batch = 256
 	results := make([][]posterior.Ranked, batch)
 	for lo := 0; lo < len(rows); lo += batch {
@@ -194,22 +191,13 @@ func writeTopPredictions(ctx context.Context, w io.Writer, m *posterior.Model, r
 			return fmt.Errorf("interrupted: %w", err)
 		}
 		hi := min(lo+batch, len(rows))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for _, rk := range rankers[:min(len(rankers), hi-lo)] {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					results[i-lo] = rk.Top(rows[i])
-				}
-			}()
+		err := workpool.RangeWith(ctx, hi-lo, workers, base.Clone, func(_ context.Context, rk *posterior.Ranker, i int) error {
+			results[i] = rk.Top(rows[lo+i])
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("interrupted: %w", err)
 		}
-		for i := lo; i < hi; i++ {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
 		for i := lo; i < hi; i++ {
 			for r, rk := range results[i-lo] {
 				rec := append([]string{m.RowIDs[rows[i]], strconv.Itoa(r + 1), m.ColIDs[rk.Col]}, predictionFields(rk.Prediction)...)
