@@ -91,7 +91,8 @@ def main():
         print("%s: mean %.4f, variance %.4f, in-sample MSE of column means %.4f, of row means %.4f" %
               (name, m, v, baseline_mse(entries, entries, vals, 1, J), baseline_mse(entries, entries, vals, 0, I)))
     rng = random.Random(seed)
-    print("fraction | ColumnMean real | ColumnMean cast | RowMean real | RowMean cast (mean ± s.e. over %d splits)" % REPEATS)
+    print("fraction | ColumnMean real | ColumnMean cast | RowMean real | RowMean cast (mean ± s.e. over %d splits)"
+          " | cast minus real, ColumnMean | RowMean (mean over the same splits)" % REPEATS)
     for f in FRACTIONS:
         res = {k: [] for k in ("cr", "cc", "rr", "rc")}
         for _ in range(REPEATS):
@@ -104,6 +105,8 @@ def main():
         for k in ("cr", "cc", "rr", "rc"):
             m, v = mean_var(res[k])
             cells.append("%.1f ± %.1f" % (m, math.sqrt(v * REPEATS / (REPEATS - 1) / REPEATS)))
+        for real_key, cast_key in (("cr", "cc"), ("rr", "rc")):
+            cells.append("%.2f" % (sum(res[cast_key]) / REPEATS - sum(res[real_key]) / REPEATS))
         print("%.1f | %s" % (f, " | ".join(cells)))
 
 
