@@ -23,7 +23,7 @@ values:
   versions of the data are scored on the same splits, so their difference
   is the cast's alone.
 
-Only the standard library is used; a run takes about a minute.
+Only the standard library is used; a run takes under a minute.
 """
 
 import math
