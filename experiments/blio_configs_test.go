@@ -1,36 +1,75 @@
 package experiments
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 )
 
-// TestBrouwerLioConfigs checks the configs of Brouwer & Lio's studies on
-// GDSC IC50 (configs/blio-gdsc-*.yaml) against the settings of upstream's
-// experiment scripts, read from experiments/<study>/drug_sensitivity_gdsc/
-// and sameK_drug_sensitivity_gdsc/ of its pinned commit, and, when
-// $BNMF_DATA_DIR holds GDSC, that each prepares against the data (ranks
-// and fractions admit the splits).
+// TestBrouwerLioConfigs checks the configs of Brouwer & Lio's sparsity,
+// noise and convergence studies on GDSC IC50 and MovieLens 100K
+// (configs/blio-{gdsc,ml100k}-{sparsity,noise,convergence}*.yaml) against
+// the settings of upstream's experiment scripts, read from
+// experiments/<study>/drug_sensitivity_gdsc/, movielens_100K/ and their
+// sameK_ variants of its pinned commit, and, when $BNMF_DATA_DIR holds the
+// dataset, that each prepares against the data (ranks and fractions admit
+// the splits).
 func TestBrouwerLioConfigs(t *testing.T) {
 	fractions := []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 	ratios := []float64{0, 0.1, 0.2, 0.5, 1, 2, 5, 10}
 	bayesian := []string{"GEE", "GTT", "GTTN", "GRRN", "GlobalMean", "RowMean", "ColumnMean", "Bias"}
+	// MovieLens 100K: upstream's fractions known 0.07 down to 0.02.
+	mlFractions := []float64{0.93, 0.94, 0.95, 0.96, 0.97, 0.98}
+	mlBayesian := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean", "Bias"}
+	mlConvergence := append([]string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "NMF"}, bayesian[4:]...)
+	nmf := []string{"NMF"}
 	tests := []struct {
 		file                 string
 		kind                 string
+		dataset              string
 		models               []string
 		ranks                []int
+		repeats              int
 		sweeps, burnIn, thin int
 		grid                 []float64
 	}{
-		{"blio-gdsc-sparsity.yaml", KindSparsity, bayesian, []int{8, 9}, 250, 200, 2, fractions},
-		{"blio-gdsc-sparsity-samek.yaml", KindSparsity, bayesian, []int{5}, 250, 200, 1, fractions},
-		{"blio-gdsc-sparsity-nmf.yaml", KindSparsity, []string{"NMF"}, []int{4, 5}, 1000, 0, 1, fractions},
-		{"blio-gdsc-noise.yaml", KindNoise, bayesian, []int{5, 8, 9}, 250, 200, 2, ratios},
-		{"blio-gdsc-noise-nmf.yaml", KindNoise, []string{"NMF"}, []int{4, 5}, 1000, 0, 1, ratios},
-		{"blio-gdsc-convergence.yaml", KindConvergence, append([]string{"GEE", "GTT", "GTTN", "GRRN", "NMF"}, bayesian[4:]...), []int{20}, 200, 180, 1, nil},
+		{"blio-gdsc-sparsity.yaml", KindSparsity, "gdsc-ic50", bayesian, []int{8, 9}, 10, 250, 200, 2, fractions},
+		{"blio-gdsc-sparsity-samek.yaml", KindSparsity, "gdsc-ic50", bayesian, []int{5}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-nmf.yaml", KindSparsity, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, fractions},
+		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", bayesian, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
+		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", append([]string{"GEE", "GTT", "GTTN", "GRRN", "NMF"}, bayesian[4:]...), []int{20}, 10, 200, 180, 1, nil},
+		// Per-model K: GLL 3, the others 2, NMF 1 (20 iterations).
+		{"blio-ml100k-sparsity.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{2, 3}, 10, 250, 200, 2, mlFractions},
+		{"blio-ml100k-sparsity-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, mlFractions},
+		// Same K: 5, thinning 1, NMF 500 iterations; ten and twenty repeats.
+		{"blio-ml100k-sparsity-samek.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{5}, 10, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 10, 500, 0, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-20.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{5}, 20, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-20-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 20, 500, 0, 1, mlFractions},
+		// Noise at K = 2: GEE and GEEA run 250 iterations, GTT, GTTN, GEG
+		// and GGGU 100 (burn-in 80, thinning 1), NMF 20 at K = 1.
+		{"blio-ml100k-noise.yaml", KindNoise, "movielens-100k", append([]string{"GEE", "GEEA"}, mlBayesian[8:]...), []int{2}, 10, 250, 200, 2, ratios},
+		{"blio-ml100k-noise-100.yaml", KindNoise, "movielens-100k", []string{"GTT", "GTTN", "GEG", "GGGU"}, []int{2}, 10, 100, 80, 1, ratios},
+		{"blio-ml100k-noise-nmf.yaml", KindNoise, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, ratios},
+		{"blio-ml100k-convergence.yaml", KindConvergence, "movielens-100k", mlConvergence, []int{20}, 10, 200, 180, 1, nil},
+	}
+	var matched []string
+	for _, pattern := range []string{"blio-*-sparsity*.yaml", "blio-*-noise*.yaml", "blio-*-convergence*.yaml"} {
+		m, err := filepath.Glob(filepath.Join("..", "configs", pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		matched = append(matched, m...)
+	}
+	if len(matched) != len(tests) {
+		t.Errorf("%d configs match blio-*-{sparsity,noise,convergence}*.yaml, the test checks %d", len(matched), len(tests))
+	}
+	files := map[string]string{
+		"gdsc-ic50":      "bmf-priors/GDSC/ic50.txt",
+		"movielens-100k": "movielens/ml-100k/u.data",
 	}
 	dataDir := os.Getenv("BNMF_DATA_DIR")
 	for _, tt := range tests {
@@ -47,11 +86,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 			if tt.kind == KindNoise {
 				grid = cfg.NoiseRatios
 			}
-			if cfg.Kind != tt.kind || cfg.Dataset.Name != "gdsc-ic50" || !slices.Equal(names, tt.models) || !slices.Equal(cfg.Ranks, tt.ranks) ||
-				cfg.Sweeps != tt.sweeps || cfg.BurnIn != tt.burnIn || cfg.Thin != tt.thin || cfg.Repeats != 10 || !slices.Equal(grid, tt.grid) {
-				t.Errorf("got %s on %s, models %v, ranks %v, %d sweeps, burn-in %d, thin %d, %d repeats, grid %v; want %s on gdsc-ic50, %v, %v, %d, %d, %d, 10, %v",
-					cfg.Kind, cfg.Dataset.Name, names, cfg.Ranks, cfg.Sweeps, cfg.BurnIn, cfg.Thin, cfg.Repeats, grid,
-					tt.kind, tt.models, tt.ranks, tt.sweeps, tt.burnIn, tt.thin, tt.grid)
+			if cfg.Name+".yaml" != tt.file || cfg.Kind != tt.kind || cfg.Dataset.Name != tt.dataset || !slices.Equal(names, tt.models) || !slices.Equal(cfg.Ranks, tt.ranks) ||
+				cfg.Sweeps != tt.sweeps || cfg.BurnIn != tt.burnIn || cfg.Thin != tt.thin || cfg.Repeats != tt.repeats || !slices.Equal(grid, tt.grid) {
+				t.Errorf("got %s %s on %s, models %v, ranks %v, %d sweeps, burn-in %d, thin %d, %d repeats, grid %v; want %s on %s, %v, %v, %d, %d, %d, %d, %v",
+					cfg.Name, cfg.Kind, cfg.Dataset.Name, names, cfg.Ranks, cfg.Sweeps, cfg.BurnIn, cfg.Thin, cfg.Repeats, grid,
+					tt.kind, tt.dataset, tt.models, tt.ranks, tt.sweeps, tt.burnIn, tt.thin, tt.repeats, tt.grid)
 			}
 			if tt.kind != KindConvergence && cfg.Coverage != "both" {
 				t.Errorf("coverage %q; upstream redraws until every row and column keeps a training entry", cfg.Coverage)
@@ -65,6 +104,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				"GTT":  {"mu": 0, "tau": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
 				"GTTN": {"mu_mu": 0, "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1},
 				"NMF":  {"objective": "i-divergence"},
+				"GEEA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GEG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+				"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
+				"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
 			}
 			if tt.kind == KindConvergence {
 				want["GTTN"] = map[string]any{"mu_mu": 0.1, "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1}
@@ -72,6 +116,10 @@ func TestBrouwerLioConfigs(t *testing.T) {
 			for _, m := range cfg.Models {
 				w, ok := want[m.Name]
 				if !ok {
+					// GRRN and the baselines: our defaults.
+					if len(m.Hyperparameters) != 0 {
+						t.Errorf("%s: hyperparameters %v, want the defaults", m.Name, m.Hyperparameters)
+					}
 					continue
 				}
 				if len(m.Hyperparameters) != len(w) {
@@ -84,10 +132,10 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				}
 			}
 			if dataDir == "" {
-				t.Skip("BNMF_DATA_DIR is not set; the config loads, but is not checked against GDSC")
+				t.Skipf("BNMF_DATA_DIR is not set; the config loads, but is not checked against %s", tt.dataset)
 			}
-			if _, err := os.Stat(filepath.Join(dataDir, "bmf-priors", "GDSC", "ic50.txt")); err != nil {
-				t.Skipf("GDSC is not under BNMF_DATA_DIR (%v)", err)
+			if _, err := os.Stat(filepath.Join(dataDir, files[tt.dataset])); err != nil {
+				t.Skipf("%s is not under BNMF_DATA_DIR (%v)", tt.dataset, err)
 			}
 			if _, err := Prepare(cfg, PrepareOptions{DataDir: dataDir}); err != nil {
 				t.Fatal(err)
