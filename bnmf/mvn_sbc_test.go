@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/bnmf-lab/bnmf/mcmcdiag"
 )
 
 // Simulation-based calibration (see TestSBC) of the row-wise Gaussian
@@ -130,36 +128,20 @@ func mvnSBCRun(t *testing.T, model Model, mutant bool, qs []mvnFunc, sh simShape
 	if c.off != nil {
 		st.b, st.c = make([]float64, sh.rows), make([]float64, sh.cols)
 	}
-	trace := make([][]float64, len(qs))
-	var ws mcmcdiag.Workspace
-	n := 0
-	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
-		for ; n < target; n++ {
-			if err := c.sweep(p, n+1); err != nil {
-				t.Fatalf("%s: %v", model.Name(), err)
-			}
-			mvnRead(c, st)
-			for q, f := range qs {
-				trace[q] = append(trace[q], f.f(st))
-			}
-		}
-		ess := math.Inf(1)
-		for q := range qs {
-			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
-		}
-		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
-			out := sbcOutcome{ranks: make([]int, len(qs)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
-			for q, f := range qs {
-				truth := f.f(r.st)
-				for j := range th.draws {
-					if trace[q][(j+1)*n/th.draws-1] < truth {
-						out.ranks[q]++
-					}
-				}
-			}
-			return out
-		}
+	truth := make([]float64, len(qs))
+	for q, f := range qs {
+		truth[q] = f.f(r.st)
 	}
+	return th.run(t, truth, func(n int, vals []float64) error {
+		if err := c.sweep(p, n); err != nil {
+			return fmt.Errorf("%s: %w", model.Name(), err)
+		}
+		mvnRead(c, st)
+		for q, f := range qs {
+			vals[q] = f.f(st)
+		}
+		return nil
+	})
 }
 
 // TestSBCRowwise is simulation-based calibration of GGG, GGGA and GGGW,

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/bnmf-lab/bnmf/mcmcdiag"
 )
 
 // Checks of the Poisson models' sampler (poisson.go) against their joint
@@ -337,34 +335,18 @@ func poissonSBCRun(t *testing.T, c *poissonChain, truth *poissonState, qs []stru
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	st := &poissonState{w: slices.Clone(truth.w), zt: slices.Clone(truth.zt), h: [2][]float64{slices.Clone(truth.h[0]), slices.Clone(truth.h[1])}}
-	trace := make([][]float64, len(qs))
-	var ws mcmcdiag.Workspace
-	n := 0
-	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
-		for ; n < target; n++ {
-			if err := c.sweep(p, n+1); err != nil {
-				t.Fatal(err)
-			}
-			st.read(c)
-			for q, f := range qs {
-				trace[q] = append(trace[q], f.f(st))
-			}
-		}
-		ess := math.Inf(1)
-		for q := range qs {
-			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
-		}
-		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
-			out := sbcOutcome{ranks: make([]int, len(qs)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
-			for q, f := range qs {
-				v := f.f(truth)
-				for j := range th.draws {
-					if trace[q][(j+1)*n/th.draws-1] < v {
-						out.ranks[q]++
-					}
-				}
-			}
-			return out
-		}
+	values := make([]float64, len(qs))
+	for q, f := range qs {
+		values[q] = f.f(truth)
 	}
+	return th.run(t, values, func(n int, vals []float64) error {
+		if err := c.sweep(p, n); err != nil {
+			return err
+		}
+		st.read(c)
+		for q, f := range qs {
+			vals[q] = f.f(st)
+		}
+		return nil
+	})
 }

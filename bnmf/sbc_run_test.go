@@ -115,6 +115,44 @@ type sbcOutcome struct {
 	capped bool
 }
 
+// run runs one replicate's chain as sbcRun describes: step makes sweep n
+// (from 1) and puts the quantities' values after it in vals; truth holds
+// their true values. It returns the ranks of the true values among
+// th.draws equally spaced sweeps, once every quantity's bulk effective
+// sample size reaches th.essFactor*th.draws or the chain th.maxSweeps.
+func (th sbcThinning) run(t *testing.T, truth []float64, step func(n int, vals []float64) error) sbcOutcome {
+	t.Helper()
+	trace := make([][]float64, len(truth))
+	vals := make([]float64, len(truth))
+	var ws mcmcdiag.Workspace
+	n := 0
+	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
+		for ; n < target; n++ {
+			if err := step(n+1, vals); err != nil {
+				t.Fatal(err)
+			}
+			for q, v := range vals {
+				trace[q] = append(trace[q], v)
+			}
+		}
+		ess := math.Inf(1)
+		for q := range truth {
+			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
+		}
+		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
+			out := sbcOutcome{ranks: make([]int, len(truth)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
+			for q, v := range truth {
+				for j := range th.draws {
+					if trace[q][(j+1)*n/th.draws-1] < v {
+						out.ranks[q]++
+					}
+				}
+			}
+			return out
+		}
+	}
+}
+
 // sbcRun runs one replicate from the true parameters. It runs
 // th.minSweeps sweeps, doubling the length until the smallest bulk
 // effective sample size (mcmcdiag.ESSBulk) over the quantities reaches
@@ -129,34 +167,18 @@ func sbcRun(t *testing.T, model Model, h gewekeHyper, mutant bool, qs []sbcQuant
 	c, p := sbcChain(t, model, h, mutant, r, seed)
 	defer p.close()
 	st := newSimState(h, r.shape)
-	trace := make([][]float64, len(qs))
-	var ws mcmcdiag.Workspace
-	n := 0
-	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
-		for ; n < target; n++ {
-			if err := c.sweep(p, n+1); err != nil {
-				t.Fatalf("%s: %v", model.Name(), err)
-			}
-			gewekeRead(c, st)
-			for q, f := range qs {
-				trace[q] = append(trace[q], f.f(st))
-			}
-		}
-		ess := math.Inf(1)
-		for q := range qs {
-			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
-		}
-		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
-			out := sbcOutcome{ranks: make([]int, len(qs)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
-			for q, f := range qs {
-				truth := f.f(r.st)
-				for j := range th.draws {
-					if trace[q][(j+1)*n/th.draws-1] < truth {
-						out.ranks[q]++
-					}
-				}
-			}
-			return out
-		}
+	truth := make([]float64, len(qs))
+	for q, f := range qs {
+		truth[q] = f.f(r.st)
 	}
+	return th.run(t, truth, func(n int, vals []float64) error {
+		if err := c.sweep(p, n); err != nil {
+			return fmt.Errorf("%s: %w", model.Name(), err)
+		}
+		gewekeRead(c, st)
+		for q, f := range qs {
+			vals[q] = f.f(st)
+		}
+		return nil
+	})
 }

@@ -2,12 +2,9 @@ package bnmf
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/bnmf-lab/bnmf/mcmcdiag"
 )
 
 // Simulation-based calibration (TestSBC) of GGGU, GEG, GEEA, GLL and GLLI,
@@ -102,36 +99,20 @@ func uniSBCRun(t *testing.T, model Model, mutant bool, qs []uniFunc, sh uniShape
 	defer p.close()
 	uniWrite(t, c, p, r.st, 0)
 	st := newUniState(model, sh)
-	trace := make([][]float64, len(qs))
-	var ws mcmcdiag.Workspace
-	n := 0
-	for target := th.minSweeps; ; target = min(2*target, th.maxSweeps) {
-		for ; n < target; n++ {
-			if err := c.sweep(p, n+1); err != nil {
-				t.Fatalf("%s: %v", model.Name(), err)
-			}
-			uniRead(c, st)
-			for q, f := range qs {
-				trace[q] = append(trace[q], f.f(st))
-			}
-		}
-		ess := math.Inf(1)
-		for q := range qs {
-			ess = min(ess, ws.ESSBulk([][]float64{trace[q]}))
-		}
-		if ess >= th.essFactor*float64(th.draws) || n >= th.maxSweeps {
-			out := sbcOutcome{ranks: make([]int, len(qs)), sweeps: n, capped: !(ess >= th.essFactor*float64(th.draws))}
-			for q, f := range qs {
-				truth := f.f(r.st)
-				for j := range th.draws {
-					if trace[q][(j+1)*n/th.draws-1] < truth {
-						out.ranks[q]++
-					}
-				}
-			}
-			return out
-		}
+	truth := make([]float64, len(qs))
+	for q, f := range qs {
+		truth[q] = f.f(r.st)
 	}
+	return th.run(t, truth, func(n int, vals []float64) error {
+		if err := c.sweep(p, n); err != nil {
+			return fmt.Errorf("%s: %w", model.Name(), err)
+		}
+		uniRead(c, st)
+		for q, f := range qs {
+			vals[q] = f.f(st)
+		}
+		return nil
+	})
 }
 
 // TestSBCUnivariate is TestSBC for the models of uniSBCModels, with a
