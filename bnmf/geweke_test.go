@@ -335,23 +335,37 @@ func TestGewekeJointDistribution(t *testing.T) {
 			fs := gewekeFuncs(t, h)
 			mm, ms := gewekeMarginal(h, fs, nMarginal, uint64(2*ci+1))
 			sm, ss := gewekeSuccessive(t, tc.model, h, tc.mutant, fs, nSuccessive, uint64(2*ci+2))
-			var maxZ float64
-			worst := ""
+			names := make([]string, len(fs))
 			for i, f := range fs {
-				z := (mm[i] - sm[i]) / math.Hypot(ms[i], ss[i])
-				t.Logf("%-22s marginal %.4f±%.4f successive %.4f±%.4f z=%+.2f", f.name, mm[i], ms[i], sm[i], ss[i], z)
-				if math.Abs(z) > maxZ {
-					maxZ, worst = math.Abs(z), f.name
-				}
-				if !tc.mutant && !(math.Abs(z) < gewekeZLimit) {
-					t.Errorf("%s: marginal-conditional mean %.4f and successive-conditional mean %.4f differ by z = %.2f (limit %v)",
-						f.name, mm[i], sm[i], z, gewekeZLimit)
-				}
+				names[i] = f.name
 			}
-			if tc.mutant && !(maxZ > gewekeMutantZ) {
-				t.Errorf("the wrong tau conditional went undetected: largest |z| is %.2f (%s), want > %v", maxZ, worst, gewekeMutantZ)
-			}
-			t.Logf("largest |z| = %.2f (%s)", maxZ, worst)
+			gewekeCompare(t, names, mm, ms, sm, ss, tc.mutant, "the wrong tau conditional")
 		})
 	}
+}
+
+// gewekeCompare compares, function by function, the marginal-conditional
+// means mm (standard errors ms) with the successive-conditional ones sm
+// (ss) of the functions named names: each z must stay within gewekeZLimit,
+// or, for a mutant sampler (wrong names what it plants), the largest |z|
+// must exceed gewekeMutantZ.
+func gewekeCompare(t *testing.T, names []string, mm, ms, sm, ss []float64, mutant bool, wrong string) {
+	t.Helper()
+	var maxZ float64
+	worst := ""
+	for i, name := range names {
+		z := (mm[i] - sm[i]) / math.Hypot(ms[i], ss[i])
+		t.Logf("%-22s marginal %.4f±%.4f successive %.4f±%.4f z=%+.2f", name, mm[i], ms[i], sm[i], ss[i], z)
+		if math.Abs(z) > maxZ {
+			maxZ, worst = math.Abs(z), name
+		}
+		if !mutant && !(math.Abs(z) < gewekeZLimit) {
+			t.Errorf("%s: marginal-conditional mean %.4f and successive-conditional mean %.4f differ by z = %.2f (limit %v)",
+				name, mm[i], sm[i], z, gewekeZLimit)
+		}
+	}
+	if mutant && !(maxZ > gewekeMutantZ) {
+		t.Errorf("%s went undetected: largest |z| is %.2f (%s), want > %v", wrong, maxZ, worst, gewekeMutantZ)
+	}
+	t.Logf("largest |z| = %.2f (%s)", maxZ, worst)
 }
