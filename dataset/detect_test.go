@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,11 +14,11 @@ func TestDetectFormat(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, content, want string
 	}{
-		{"ratings.csv", "ratings.csv", "userId,movieId,rating,timestamp\n1,10,4.0,964982703\n", "movielens-latest-small"},
-		{"ratings.csv/BOM and CRLF", "r.txt", "\ufeffuserId,movieId,rating,timestamp\r\n1,10,4.0,964982703\r\n", "movielens-latest-small"},
-		{"ratings.csv/blank first", "r.csv", "\n\nuserId,movieId,rating,timestamp\n1,10,4.0,964982703\n", "movielens-latest-small"},
-		{"ratings.dat/1M", "ratings.dat", "1::1193::5::978300760\n", "movielens-10m"},
-		{"ratings.dat/no timestamp", "ratings.dat", "1::1193::5\n", "movielens-1m"},
+		{"ratings.csv", "ratings.csv", "userId,movieId,rating,timestamp\n1,10,4.0,1000000000\n", "movielens-latest-small"},
+		{"ratings.csv/BOM and CRLF", "r.txt", "\ufeffuserId,movieId,rating,timestamp\r\n1,10,4.0,1000000000\r\n", "movielens-latest-small"},
+		{"ratings.csv/blank first", "r.csv", "\n\nuserId,movieId,rating,timestamp\n1,10,4.0,1000000000\n", "movielens-latest-small"},
+		{"ratings.dat/1M", "ratings.dat", "7::42::5::1000000000\n", "movielens-10m"},
+		{"ratings.dat/no timestamp", "ratings.dat", "7::42::5\n", "movielens-1m"},
 		{"u.data", "u.data", "196\t242\t3\t881250949\n", "movielens-100k"},
 		{"tsv with 4 fields, not integers", "x.tsv", "a\tb\t3\t4\n", "triplets"},
 		{"triplets with header", "x.csv", "user,item,rating\nu1,i1,4\n", "triplets"},
@@ -43,13 +44,40 @@ func TestDetectFormat(t *testing.T) {
 	}
 }
 
+// writeSmallRatingsCSV writes a made-up file in the layout of MovieLens's
+// ratings.csv to dir and returns its path: users 1-4 rate movies 10, 20
+// and 30, user 5 rates movies 10 and 40, and user 1 movie 50.
+func writeSmallRatingsCSV(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("userId,movieId,rating,timestamp\n")
+	stamp := 1_000_000_000
+	add := func(user, movie int) {
+		stamp++
+		fmt.Fprintf(&b, "%d,%d,%.1f,%d\n", user, movie, 0.5+float64((user*7+movie)%10)/2, stamp)
+	}
+	for user := 1; user <= 4; user++ {
+		for _, movie := range []int{10, 20, 30} {
+			add(user, movie)
+		}
+	}
+	add(5, 10)
+	add(5, 40)
+	add(1, 50)
+	path := filepath.Join(dir, "ratings.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestOpenFileMovieLensCleaning checks that a MovieLens ratings.csv given
 // as a file, with its format detected or named, is cleaned as Open cleans
-// a dataset: testdata/ratings.csv has users 1-4 rating movies 10, 20 and
-// 30, user 5 two movies and movie 50 one rating, so that removing users
-// and then movies with fewer than 3 ratings leaves the 4 x 3 block.
+// a dataset: writeSmallRatingsCSV's file has users 1-4 rating movies 10,
+// 20 and 30, user 5 two movies and movie 50 one rating, so that removing
+// users and then movies with fewer than 3 ratings leaves the 4 x 3 block.
 func TestOpenFileMovieLensCleaning(t *testing.T) {
-	path := filepath.Join("testdata", "ratings.csv")
+	path := writeSmallRatingsCSV(t, t.TempDir())
 	for _, format := range []string{"", "movielens-latest-small", "movielens-25m"} {
 		r, err := OpenFile(path, format, Options{})
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // its format found from the first line, cleaned as MovieLens, and hashed
 // whole.
 func TestOpenFileDigestDetectsThroughPipe(t *testing.T) {
-	content, err := os.ReadFile(filepath.Join("testdata", "ratings.csv"))
+	content, err := os.ReadFile(writeSmallRatingsCSV(t, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

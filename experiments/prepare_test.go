@@ -3,8 +3,10 @@ package experiments
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,11 +34,19 @@ func TestPrepareCancelled(t *testing.T) {
 
 // TestPrepareDetectsMovieLensFile checks that a config may leave out the
 // format of a data file: a MovieLens ratings.csv is then read as one, and
-// cleaned as the datasets are (dataset/testdata/ratings.csv keeps 4 users
-// and 3 movies of 5 and 5 after removing those with fewer than 3 ratings).
+// cleaned as the datasets are: of 5 users and 5 movies, the 4 users who
+// rated movies 10, 20 and 30 and those 3 movies have 3 ratings or more.
 func TestPrepareDetectsMovieLensFile(t *testing.T) {
-	data, err := filepath.Abs(filepath.Join("..", "dataset", "testdata", "ratings.csv"))
-	if err != nil {
+	dir := t.TempDir()
+	lines := []string{"userId,movieId,rating,timestamp"}
+	for user := 1; user <= 4; user++ {
+		for _, movie := range []int{10, 20, 30} {
+			lines = append(lines, fmt.Sprintf("%d,%d,%.1f,%d", user, movie, 0.5+float64((user+movie)%10)/2, 1_000_000_000+len(lines)))
+		}
+	}
+	lines = append(lines, "5,10,3.0,1000000100", "5,40,4.5,1000000101", "1,50,5.0,1000000102")
+	data := filepath.Join(dir, "ratings.csv")
+	if err := os.WriteFile(data, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := ParseConfig(filepath.Join(t.TempDir(), "c.yaml"), []byte("kind: convergence\ndataset: {path: "+data+"}\nranks: [1]\n"))
