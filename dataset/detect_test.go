@@ -123,7 +123,9 @@ func TestOpenFileSameAsOpen(t *testing.T) {
 // TestOpenFileSuggestsFormat checks that a file refused in the format
 // given says which format reads it, and still reports the line.
 func TestOpenFileSuggestsFormat(t *testing.T) {
-	triplets := filepath.Join(t.TempDir(), "mine.csv")
+	dir := t.TempDir()
+	ratings := writeSmallRatingsCSV(t, dir)
+	triplets := filepath.Join(dir, "mine.csv")
 	if err := os.WriteFile(triplets, []byte("user,item,rating\nu1,i1,4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ func TestOpenFileSuggestsFormat(t *testing.T) {
 		path, format, want string
 		line               int
 	}{
-		{filepath.Join("testdata", "ratings.csv"), "triplets", "read it with --format movielens-latest-small", 1},
+		{ratings, "triplets", "read it with --format movielens-latest-small", 1},
 		{triplets, "movielens-latest-small", "read it with --format triplets", 1},
 	} {
 		_, err := OpenFile(tc.path, tc.format, Options{})
