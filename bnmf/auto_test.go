@@ -233,3 +233,38 @@ func TestAutoSettingsErrors(t *testing.T) {
 type drawFunc func(Draw) error
 
 func (f drawFunc) RecordDraw(d Draw) error { return f(d) }
+
+// TestJudgeAutoWatchesFamily checks that the verdict watches sigma^2 for
+// a Gaussian model and the log-likelihood in its place for a Poisson one
+// (Result.Family), whose chains have no sigma^2.
+func TestJudgeAutoWatchesFamily(t *testing.T) {
+	counts, _ := plantedCounts(t, 20, 16, 2, 0.6, 3)
+	reals, _, _ := planted(t, 20, 16, 2, 0.6, 0.3, 3)
+	for _, c := range []struct {
+		model   Model
+		train   *Matrix
+		family  Family
+		logLike bool
+	}{
+		{PGG{}, counts, Poisson, true},
+		{GRRN{}, reals, Gaussian, false},
+	} {
+		ch, err := RunChains(context.Background(), c.model, c.train, Settings{Rank: 2, Seed: 9, Sweeps: 60}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ch.Results[0].Family; got != c.family {
+			t.Errorf("%s: Result.Family = %v, want %v", c.model.Name(), got, c.family)
+		}
+		a := ch.JudgeAuto(c.train.Variance(), 60, Thresholds{})
+		if (a.LogLikelihood != nil) != c.logLike {
+			t.Errorf("%s: watches the log-likelihood: %v, want %v", c.model.Name(), a.LogLikelihood != nil, c.logLike)
+		}
+		if c.logLike && a.Sigma2.RHat != nil {
+			t.Errorf("%s: sigma^2 R-hat %v for a model without sigma^2", c.model.Name(), *a.Sigma2.RHat)
+		}
+		if !c.logLike && a.Sigma2.RHat == nil {
+			t.Errorf("%s: sigma^2 has no R-hat", c.model.Name())
+		}
+	}
+}

@@ -66,8 +66,9 @@ func (r AutoRule) Stop(c *Chains) (bool, error) {
 // against the variance of the training values, and gives the verdict
 // under th with the cap maxSweeps. A quantity all of whose diagnostics
 // are undefined (constant draws, as the held-out MSE of an unchanging
-// chain) is left out; sigma^2 never is, except in chains that have none
-// (a Poisson likelihood), whose log-likelihood takes its place.
+// chain) is left out; sigma^2 never is, except in chains of a model with
+// a Poisson likelihood (Result.Family), which have none: their
+// log-likelihood takes its place.
 func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) *AutoStop {
 	th = th.resolved()
 	first := c.Results[0]
@@ -79,7 +80,7 @@ func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) 
 	}
 	a.Sigma2 = of(func(r *Result, i int) float64 { return r.Trace[i].Sigma2 })
 	watched := []*Convergence{&a.Sigma2}
-	if noSigma2(c, kept) {
+	if first.Family == Poisson {
 		ll := of(func(r *Result, i int) float64 { return r.Trace[i].LogLikelihood })
 		a.LogLikelihood = &ll
 		watched[0] = a.LogLikelihood
@@ -101,19 +102,6 @@ func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) 
 		a.Verdict = Converged
 	}
 	return a
-}
-
-// noSigma2 reports whether every kept sigma^2 of the chains is 0: a model
-// without one (a Poisson likelihood).
-func noSigma2(c *Chains, kept []int) bool {
-	for _, r := range c.Results {
-		for _, i := range kept {
-			if r.Trace[i].Sigma2 != 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // enough reports whether every quantity qs[0] and every defined one of

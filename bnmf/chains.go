@@ -203,7 +203,7 @@ func poolResults(rs []*Result) *Result {
 	}
 	first := rs[0]
 	inv := 1 / float64(len(rs))
-	p := &Result{Model: first.Model, Settings: first.Settings, PointEstimate: first.PointEstimate, EmptyRows: first.EmptyRows, EmptyCols: first.EmptyCols}
+	p := &Result{Model: first.Model, Settings: first.Settings, PointEstimate: first.PointEstimate, Family: first.Family, EmptyRows: first.EmptyRows, EmptyCols: first.EmptyCols}
 	nt := len(first.PredictiveMean)
 	p.PredictiveMean = make([]float64, nt)
 	p.PredictiveVariance = make([]float64, nt)

@@ -2,7 +2,9 @@ package bnmf
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/bnmf-lab/bnmf/mcmcdiag"
@@ -67,6 +69,11 @@ type Diagnostics struct {
 	TrainMSE      Convergence `json:"train_mse"`
 	Sigma2        Convergence `json:"sigma2"`
 	LogLikelihood Convergence `json:"log_likelihood"`
+	// Others holds, by name, the diagnostics of the per-sweep quantities
+	// that have no field of their own (every one added to
+	// sweepQuantities after the three above); absent when there are
+	// none, so records without them read and write as before.
+	Others map[string]*Convergence `json:"others,omitempty"`
 	// Predictions is the worst over Tracked entries (in a study, held-out
 	// entries drawn at random per split, the same for every model): the
 	// largest R-hat and the smallest ESS among their predictions
@@ -120,9 +127,11 @@ type Quantity struct {
 }
 
 // sweepQuantity is a per-sweep value of a chain's trace that Diagnose
-// diagnoses: its name, the field of Diagnostics that holds its
-// diagnostics, and its value at trace index i. A new diagnosed quantity
-// is a field of Diagnostics and a line of sweepQuantities.
+// diagnoses: its name, its value at trace index i, and for the three
+// quantities that records have always carried, the field of Diagnostics
+// that holds its diagnostics (nil for any other: Diagnostics.Others holds
+// those by name). A new diagnosed quantity is one line of
+// sweepQuantities, with a nil field.
 type sweepQuantity struct {
 	name  string
 	field func(d *Diagnostics) *Convergence
@@ -139,14 +148,43 @@ func sweepQuantities() []sweepQuantity {
 	}
 }
 
+// in returns where d holds q's diagnostics: its field, or its entry of
+// d.Others, which create makes when it is missing (else in returns nil).
+func (q sweepQuantity) in(d *Diagnostics, create bool) *Convergence {
+	if q.field != nil {
+		return q.field(d)
+	}
+	if c := d.Others[q.name]; c != nil || !create {
+		return c
+	}
+	if d.Others == nil {
+		d.Others = make(map[string]*Convergence)
+	}
+	c := &Convergence{}
+	d.Others[q.name] = c
+	return c
+}
+
 // Quantities lists the diagnosed quantities in the order tables and
-// warnings give them: those of sweepQuantities, then the worst tracked
-// prediction, named "the worst of N tracked <tracked> predictions", when
-// there is one. The Convergences alias d's.
+// warnings give them: those of sweepQuantities, then any other of
+// d.Others by name, then the worst tracked prediction, named "the worst
+// of N tracked <tracked> predictions", when there is one. The
+// Convergences alias d's.
 func (d *Diagnostics) Quantities(tracked string) []Quantity {
 	var qs []Quantity
+	listed := make(map[string]bool)
 	for _, q := range sweepQuantities() {
-		qs = append(qs, Quantity{q.name, q.field(d)})
+		if c := q.in(d, false); c != nil {
+			qs = append(qs, Quantity{q.name, c})
+			listed[q.name] = true
+		}
+	}
+	// Quantities that this program does not list (a record written by
+	// another), by name.
+	for _, name := range slices.Sorted(maps.Keys(d.Others)) {
+		if !listed[name] && d.Others[name] != nil {
+			qs = append(qs, Quantity{name, d.Others[name]})
+		}
 	}
 	if d.Predictions != nil {
 		qs = append(qs, Quantity{fmt.Sprintf("the worst of %d tracked %s predictions", d.Tracked, tracked), d.Predictions})
@@ -161,6 +199,11 @@ func (d *Diagnostics) Quantities(tracked string) []Quantity {
 // call "<tracked> predictions" ("held-out" in a study, whose tracked
 // entries are held out). It returns nil for a point estimate.
 func (c *Chains) Diagnose(trainVariance float64, tracked string, th Thresholds) (*Diagnostics, []string) {
+	return c.diagnose(sweepQuantities(), trainVariance, tracked, th)
+}
+
+// diagnose is Diagnose over the per-sweep quantities qs.
+func (c *Chains) diagnose(qs []sweepQuantity, trainVariance float64, tracked string, th Thresholds) (*Diagnostics, []string) {
 	first := c.Results[0]
 	if first.PointEstimate {
 		return nil, nil
@@ -168,8 +211,8 @@ func (c *Chains) Diagnose(trainVariance float64, tracked string, th Thresholds) 
 	kept := keptIndices(first)
 	var ws mcmcdiag.Workspace
 	d := &Diagnostics{Chains: len(c.Results), Kept: len(kept)}
-	for _, q := range sweepQuantities() {
-		*q.field(d) = convergenceOf(ws.Summarize(keptSeries(c, kept, q.value)))
+	for _, q := range qs {
+		*q.in(d, true) = convergenceOf(ws.Summarize(keptSeries(c, kept, q.value)))
 	}
 	if w, ok := c.worstTracked(&ws, kept); ok {
 		d.Predictions, d.Tracked = &w, len(first.Settings.Tracked)

@@ -1,7 +1,11 @@
 package bnmf
 
 import (
+	"bytes"
+	"encoding/json"
+
 	"fmt"
+	"github.com/bnmf-lab/bnmf/mcmcdiag"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -260,5 +264,44 @@ func TestAutoRule(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDiagnoseQuantityWithoutField checks that a per-sweep quantity added
+// as one line (no field of Diagnostics) is diagnosed into
+// Diagnostics.Others under its name, listed by Quantities and flagged by
+// the warnings, and that diagnostics without such quantities encode
+// without an "others" key, as records always have.
+func TestDiagnoseQuantityWithoutField(t *testing.T) {
+	ch := newSyntheticChains(4, 0.99, 1, 7).after(400)
+	// The test MSE trace is an AR(1) series with phi = 0.99: over 200
+	// kept draws of four chains its R-hat is far above 1.01.
+	extra := append(sweepQuantities(), sweepQuantity{name: "held-out MSE", value: func(r *Result, i int) float64 { return r.Trace[i].TestMSE }})
+	d, warns := ch.diagnose(extra, 1, "held-out", Thresholds{})
+	got := d.Others["held-out MSE"]
+	want := convergenceOf(mcmcdiag.Summarize(keptSeries(ch, keptIndices(ch.Results[0]), extra[len(extra)-1].value)))
+	if got == nil || got.RHat == nil || *got.RHat != *want.RHat || *got.ESSBulk != *want.ESSBulk {
+		t.Fatalf("Others[held-out MSE] = %v, want %v", got, want)
+	}
+	if *got.RHat < 1.05 {
+		t.Errorf("R-hat of an AR(1) series with phi 0.99 is %.3f; the test needs it unmixed", *got.RHat)
+	}
+	names := []string{}
+	for _, q := range d.Quantities("held-out") {
+		names = append(names, q.Name)
+	}
+	if !slices.Contains(names, "held-out MSE") {
+		t.Errorf("Quantities = %v, without held-out MSE", names)
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), "held-out MSE") {
+		t.Errorf("warnings do not flag the unmixed held-out MSE: %q", warns)
+	}
+	plain, _ := ch.Diagnose(1, "held-out", Thresholds{})
+	b, err := json.Marshal(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("others")) {
+		t.Errorf("diagnostics of the standard quantities encode an others key: %s", b)
 	}
 }

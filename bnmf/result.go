@@ -20,6 +20,9 @@ type Result struct {
 	// PointEstimate reports that the model is an optimiser or a rule (NMF,
 	// the baselines) whose final state is its estimate, not a sampler.
 	PointEstimate bool
+	// Family is the model's likelihood family (Gaussian, or Poisson for a
+	// model whose chains have no sigma^2).
+	Family Family
 
 	// TrainMSE is the training MSE of the final sample.
 	TrainMSE float64

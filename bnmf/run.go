@@ -145,7 +145,7 @@ func startRun(model Model, train *Matrix, s Settings) (*runState, error) {
 		return nil, err
 	}
 	r := &runState{model: model, train: train, s: s, ch: ch, p: p, sum: sum, static: ch.static(), start: start, paused: start}
-	r.res = &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), trainLen: train.Len()}
+	r.res = &Result{Model: model.Name(), Settings: s, Trace: make([]SweepStats, 0, s.Sweeps), PointEstimate: ch.pointEstimate(), Family: familyOf(ch), trainLen: train.Len()}
 	return r, nil
 }
 
@@ -222,7 +222,7 @@ func (r *runState) extend(s Settings) error {
 	copy(sum.trackedPred, r.sum.trackedPred)
 	copy(sum.pred, r.sum.pred)
 	r.s, r.sum = s, sum
-	r.res = &Result{Model: r.res.Model, Settings: s, Trace: r.res.Trace, PointEstimate: r.res.PointEstimate, trainLen: r.res.trainLen}
+	r.res = &Result{Model: r.res.Model, Settings: s, Trace: r.res.Trace, PointEstimate: r.res.PointEstimate, Family: r.res.Family, trainLen: r.res.trainLen}
 	return nil
 }
 

@@ -41,7 +41,7 @@ func (c *Config) Cells() []Cell {
 // kind returns the Kind that c names. It panics with an "experiments: ..."
 // message if there is none, a programmer error once Validate has passed.
 func (c *Config) kind() Kind {
-	k, ok := KindByName(c.Kind)
+	k, ok := c.lookupKind()
 	if !ok {
 		panic(fmt.Sprintf("experiments: unknown study kind %q", c.Kind))
 	}
@@ -66,6 +66,9 @@ func (c Cell) Key() string {
 	if c.Fold != 0 {
 		fmt.Fprintf(&b, "-i%d", c.Fold)
 	}
+	if c.Setting != 0 {
+		b.WriteString("-s" + formatFloat(c.Setting))
+	}
 	fmt.Fprintf(&b, "-r%d", c.Repeat)
 	return b.String()
 }
@@ -81,9 +84,11 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 // adding a model, a rank or a repeat to a config leaves every other cell's
 // seeds, splits and noise unchanged. Floats are written in their shortest
 // round-tripping decimal form; " fold=<j>" is written only for a cell
-// with an inner fold (Cell.Fold), so every other cell keeps its seed.
+// with an inner fold (Cell.Fold), and " setting=<v>" only for a cell with
+// a value on a SettingAxis (Cell.Setting), so every other cell keeps its
+// seed.
 //
-//	chain: "bnmf/chain/v1 base=<base> model=<name> rank=<K> fraction=<f> noise=<r> repeat=<i>[ fold=<j>]"
+//	chain: "bnmf/chain/v1 base=<base> model=<name> rank=<K> fraction=<f> noise=<r> repeat=<i>[ fold=<j>][ setting=<v>]"
 //	split: "bnmf/split/v1 base=<base> fraction=<f> repeat=<i>"
 //	noise: "bnmf/noise/v1 base=<base> ratio=<r> repeat=<i>"
 //
@@ -101,6 +106,9 @@ func CellSeed(base uint64, c Cell) uint64 {
 		base, c.Model, c.Rank, formatFloat(c.Fraction), formatFloat(c.NoiseRatio), c.Repeat)
 	if c.Fold != 0 {
 		s += fmt.Sprintf(" fold=%d", c.Fold)
+	}
+	if c.Setting != 0 {
+		s += " setting=" + formatFloat(c.Setting)
 	}
 	d := digest(s)
 	return binary.BigEndian.Uint64(d[:8])

@@ -44,6 +44,10 @@ type Config struct {
 	// NoiseRatios lists the noise-to-signal variance ratios of a noise
 	// study. Required for noise studies and not allowed for the others.
 	NoiseRatios []float64 `yaml:"noise_ratios"`
+	// Settings lists the values on the axis of a kind whose axis has no
+	// key of its own (a SettingAxis; that kind's doc says what the values
+	// are). Required for such kinds and not allowed for the others.
+	Settings []float64 `yaml:"settings"`
 	// NoiseHoldout is the share of the observed entries that a noise study
 	// holds out as its test set, in (0, 1). The paper does not state its
 	// split; the default, 0.1, holds out one fold of a ten-fold
@@ -117,6 +121,9 @@ type Config struct {
 	lines map[string]int
 	// source holds the config file's bytes, copied into the output.
 	source []byte
+	// kinds, when not nil, replaces Kinds as the kinds c may name (a
+	// test's kind that the program does not have).
+	kinds []Kind
 	// dataSHA256 is the hex SHA-256 of the content of a dataset given as
 	// a file, set by Prepare when it reads the file; "" otherwise.
 	dataSHA256 string
@@ -276,13 +283,16 @@ func (c *Config) errorf(key, format string, args ...any) *ConfigError {
 // hashed is the part of a Config that determines its numbers: everything
 // but the study's name and output directory.
 type hashed struct {
-	Schema       string
-	Kind         string
-	Dataset      DatasetConfig
-	Models       []json.RawMessage // each ModelConfig.hashJSON
-	Ranks        []int
-	Fractions    []float64
-	NoiseRatios  []float64
+	Schema      string
+	Kind        string
+	Dataset     DatasetConfig
+	Models      []json.RawMessage // each ModelConfig.hashJSON
+	Ranks       []int
+	Fractions   []float64
+	NoiseRatios []float64
+	// Settings is left out when empty, so that every config of a kind
+	// without a SettingAxis keeps its hash.
+	Settings     []float64 `json:",omitempty"`
 	NoiseHoldout float64
 	Repeats      int
 	Sweeps       int
@@ -328,7 +338,7 @@ type hashed struct {
 // encode (a non-finite number); a config that Validate accepted has
 // neither.
 func (c *Config) Hash() (string, error) {
-	kind, ok := KindByName(c.Kind)
+	kind, ok := c.lookupKind()
 	if !ok {
 		return "", fmt.Errorf("experiments: hashing a config of unknown kind %q", c.Kind)
 	}
@@ -348,6 +358,7 @@ func (c *Config) Hash() (string, error) {
 		Ranks:          c.Ranks,
 		Fractions:      c.Fractions,
 		NoiseRatios:    c.NoiseRatios,
+		Settings:       c.Settings,
 		NoiseHoldout:   c.NoiseHoldout,
 		Repeats:        c.Repeats,
 		Sweeps:         c.Sweeps,

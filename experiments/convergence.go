@@ -12,13 +12,19 @@ import (
 // paper's Fig. 2). It varies nothing besides model, rank and repeat.
 const KindConvergence = "convergence"
 
-type convergenceKind struct{}
+type convergenceKind struct{ allEntries }
 
-func (convergenceKind) Name() string  { return KindConvergence }
-func (convergenceKind) Axis() Axis    { return NoAxis{} }
-func (convergenceKind) HeldOut() bool { return false }
+func (convergenceKind) Name() string { return KindConvergence }
 
-func (convergenceKind) validate(c *Config) error {
+// allEntries is what the kinds whose every cell trains on all observed
+// entries share (convergence and runtime): no axis, no split, no held-out
+// entries; the config names the kind in its errors.
+type allEntries struct{}
+
+func (allEntries) Axis() Axis    { return NoAxis{} }
+func (allEntries) HeldOut() bool { return false }
+
+func (allEntries) validate(c *Config) error {
 	if len(c.Fractions) > 0 {
 		return c.errorf("fractions", "fractions apply only to sparsity studies")
 	}
@@ -29,29 +35,29 @@ func (convergenceKind) validate(c *Config) error {
 		return c.errorf("noise_holdout", "noise_holdout applies only to noise studies")
 	}
 	if _, set := c.lines["coverage"]; set {
-		return c.errorf("coverage", "a convergence study trains on every entry and has no split")
+		return c.errorf("coverage", "a %s study trains on every entry and has no split", c.Kind)
 	}
 	return nil
 }
 
-func (convergenceKind) hashed(h *hashed) {
+func (allEntries) hashed(h *hashed) {
 	h.NoiseHoldout = 0
 	h.Coverage = ""
 }
 
-func (convergenceKind) grid(*Config) []float64 { return nil }
+func (allEntries) grid(*Config) []float64 { return nil }
 
-func (convergenceKind) prepare(_ context.Context, p *Plan) (cellSource, error) {
+func (allEntries) prepare(_ context.Context, p *Plan) (cellSource, error) {
 	full, err := p.data.Matrix()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Config.file, err)
 	}
-	return convergenceCells{full}, nil
+	return allEntriesCells{full}, nil
 }
 
-// convergenceCells gives every cell all observed entries to train on.
-type convergenceCells struct{ full *bnmf.Matrix }
+// allEntriesCells gives every cell all observed entries to train on.
+type allEntriesCells struct{ full *bnmf.Matrix }
 
-func (s convergenceCells) cellData(Cell) (cellData, error) { return cellData{train: s.full}, nil }
+func (s allEntriesCells) cellData(Cell) (cellData, error) { return cellData{train: s.full}, nil }
 
-func (convergenceCells) describe(*Manifest) {}
+func (allEntriesCells) describe(*Manifest) {}

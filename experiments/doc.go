@@ -14,6 +14,14 @@
 // rank, a fraction or noise ratio, and a repeat) and runs them on a
 // bounded pool of goroutines.
 //
+// A new kind is one file that implements Kind, plus its line in Kinds
+// (and its report in package report, one file plus a line there). A kind
+// on an axis of its own returns a SettingAxis: its values are the
+// config's settings key, the manifest's Settings and each cell's
+// Cell.Setting, so it needs no new field in Cell, Manifest, Config or
+// report.Key, and a report program without the kind still groups, lists
+// and names its cells by the axis the manifest names.
+//
 // Every cell's seeds derive from the base seed and the cell's identity
 // (CellSeed, SplitSource, NoiseSource, FoldSource), so its numbers do not depend on
 // the number of workers, the order in which cells finish, the shard that

@@ -25,6 +25,19 @@ func KindByName(name string) (Kind, bool) {
 	return Kinds()[i], true
 }
 
+// lookupKind returns the kind c names, from c.kinds when set, else from
+// Kinds.
+func (c *Config) lookupKind() (Kind, bool) {
+	if c.kinds == nil {
+		return KindByName(c.Kind)
+	}
+	i := slices.IndexFunc(c.kinds, func(k Kind) bool { return k.Name() == c.Kind })
+	if i < 0 {
+		return nil, false
+	}
+	return c.kinds[i], true
+}
+
 // KindNames lists the names of the kinds, in the order of Kinds.
 func KindNames() []string {
 	var names []string
@@ -72,6 +85,52 @@ func (NoAxis) With(c Cell, _ float64) Cell { return c }
 
 // Grid returns nil.
 func (NoAxis) Grid(*Manifest) []float64 { return nil }
+
+// SettingAxis is the Axis of a kind whose setting has no field of its
+// own in Cell, Manifest and Config: its values are listed under the
+// config's settings key (Config.Settings, which must then be non-empty
+// and whose values must be finite and not 0), the manifest's
+// Manifest.Settings, and each cell's Cell.Setting. Name and Column say
+// what the values are. A kind on a new axis returns one from its Axis
+// method and needs no edit outside its own files (and its report's).
+type SettingAxis struct {
+	// AxisName names the setting in words ("chains per cell") and
+	// AxisColumn its cells.csv column ("chains"); neither may be empty,
+	// and the column must not be one cells.csv already has.
+	AxisName, AxisColumn string
+}
+
+// Name returns a.AxisName.
+func (a SettingAxis) Name() string { return a.AxisName }
+
+// Column returns a.AxisColumn.
+func (a SettingAxis) Column() string { return a.AxisColumn }
+
+// Value returns c.Setting.
+func (SettingAxis) Value(c Cell) float64 { return c.Setting }
+
+// With returns c with Setting v.
+func (SettingAxis) With(c Cell, v float64) Cell {
+	c.Setting = v
+	return c
+}
+
+// Grid returns m.Settings.
+func (SettingAxis) Grid(m *Manifest) []float64 { return m.Settings }
+
+// ManifestAxis returns the axis of the study m describes, and whether its
+// cells hold out test entries: its kind's, or for a kind this program
+// does not have, the SettingAxis the manifest names (else NoAxis; no
+// held-out entries).
+func ManifestAxis(m *Manifest) (Axis, bool) {
+	if k, ok := KindByName(m.Kind); ok {
+		return k.Axis(), k.HeldOut()
+	}
+	if m.SettingColumn != "" {
+		return SettingAxis{AxisName: m.SettingName, AxisColumn: m.SettingColumn}, false
+	}
+	return NoAxis{}, false
+}
 
 // Kind is a kind of study: what it varies, which settings its config
 // takes, what data each cell trains and is scored on, and what its records

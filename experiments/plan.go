@@ -59,7 +59,7 @@ func Prepare(cfg *Config, opts PrepareOptions) (*Plan, error) {
 // cleaning the data check ctx as they go, and so does each check after
 // them; the error then wraps ctx.Err().
 func PrepareContext(ctx context.Context, cfg *Config, opts PrepareOptions) (*Plan, error) {
-	kind, ok := KindByName(cfg.Kind)
+	kind, ok := cfg.lookupKind()
 	if !ok {
 		return nil, cfg.errorf("kind", "unknown kind %q; want one of %v", cfg.Kind, KindNames())
 	}
@@ -190,6 +190,7 @@ func (p *Plan) manifest() (Manifest, error) {
 		Thin:         c.Thin,
 		MaxSweeps:    c.MaxSweeps,
 		Ranks:        c.Ranks,
+		Settings:     c.Settings,
 		Repeats:      c.Repeats,
 		Cells:        c.Cells(),
 	}
@@ -199,6 +200,9 @@ func (p *Plan) manifest() (Manifest, error) {
 	mean, variance := moments(p.data.Entries)
 	if w := ScaleWarning(mean, variance); w != "" && !c.Standardize {
 		m.Warnings = append(m.Warnings, w)
+	}
+	if a, ok := p.kind().Axis().(SettingAxis); ok {
+		m.SettingName, m.SettingColumn = a.AxisName, a.AxisColumn
 	}
 	p.source.describe(&m)
 	return m, nil

@@ -21,8 +21,13 @@ type Cell struct {
 	NoiseRatio float64 `json:"noise_ratio,omitempty"` // noise-to-signal variance ratio (noise)
 	// Fold is the inner fold of a nested cross-validation, from 1; 0
 	// for the cell scored on its outer fold (and in every other kind).
-	Fold   int `json:"fold,omitempty"`
-	Repeat int `json:"repeat"` // 0-based; the (outer) fold in cross-validation studies
+	Fold int `json:"fold,omitempty"`
+	// Setting is the cell's value on the axis of a kind whose axis has
+	// no field of its own (a SettingAxis: every axis added after the
+	// fraction, the noise ratio and the inner fold, which records have
+	// always carried); 0 in every other kind.
+	Setting float64 `json:"setting,omitempty"`
+	Repeat  int     `json:"repeat"` // 0-based; the (outer) fold in cross-validation studies
 }
 
 // Record is what the result store keeps for one finished (or failed) cell.
@@ -173,8 +178,14 @@ type Manifest struct {
 	Ranks       []int     `json:"ranks"`
 	Fractions   []float64 `json:"fractions,omitempty"`
 	NoiseRatios []float64 `json:"noise_ratios,omitempty"`
-	Repeats     int       `json:"repeats"`
-	Coverage    string    `json:"coverage,omitempty"`
+	// Settings lists the values on a SettingAxis (Config.Settings), and
+	// SettingName and SettingColumn are that axis's Name and Column, so
+	// that a program without the kind still reads the axis (ManifestAxis).
+	Settings      []float64 `json:"settings,omitempty"`
+	SettingName   string    `json:"setting_name,omitempty"`
+	SettingColumn string    `json:"setting_column,omitempty"`
+	Repeats       int       `json:"repeats"`
+	Coverage      string    `json:"coverage,omitempty"`
 
 	// Compatible maps the config hashes of earlier configs of this study,
 	// which differed from it only in their lists of models, to the models

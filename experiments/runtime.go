@@ -2,12 +2,8 @@ package experiments
 
 import (
 	"bytes"
-	"context"
-	"fmt"
 	"os"
 	"strconv"
-
-	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
 // KindRuntime names the runtime study of Brouwer & Lio (2017): the time
@@ -27,49 +23,9 @@ import (
 // (Record.LoadAverage, Record.SamplerWorkers), so that a loaded run shows.
 const KindRuntime = "runtime"
 
-type runtimeKind struct{}
+type runtimeKind struct{ allEntries }
 
-func (runtimeKind) Name() string  { return KindRuntime }
-func (runtimeKind) Axis() Axis    { return NoAxis{} }
-func (runtimeKind) HeldOut() bool { return false }
-
-func (runtimeKind) validate(c *Config) error {
-	if len(c.Fractions) > 0 {
-		return c.errorf("fractions", "fractions apply only to sparsity studies")
-	}
-	if len(c.NoiseRatios) > 0 {
-		return c.errorf("noise_ratios", "noise ratios apply only to noise studies")
-	}
-	if _, set := c.lines["noise_holdout"]; set {
-		return c.errorf("noise_holdout", "noise_holdout applies only to noise studies")
-	}
-	if _, set := c.lines["coverage"]; set {
-		return c.errorf("coverage", "a runtime study trains on every entry and has no split")
-	}
-	return nil
-}
-
-func (runtimeKind) hashed(h *hashed) {
-	h.NoiseHoldout = 0
-	h.Coverage = ""
-}
-
-func (runtimeKind) grid(*Config) []float64 { return nil }
-
-func (runtimeKind) prepare(_ context.Context, p *Plan) (cellSource, error) {
-	full, err := p.data.Matrix()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.Config.file, err)
-	}
-	return runtimeCells{full}, nil
-}
-
-// runtimeCells gives every cell all observed entries to train on.
-type runtimeCells struct{ full *bnmf.Matrix }
-
-func (s runtimeCells) cellData(Cell) (cellData, error) { return cellData{train: s.full}, nil }
-
-func (runtimeCells) describe(*Manifest) {}
+func (runtimeKind) Name() string { return KindRuntime }
 
 // loadMeasurer is implemented by the kinds whose records keep the
 // machine's load and the sampler workers (Record.LoadAverage,

@@ -24,7 +24,7 @@ const MaxChains = bnmf.MaxChains
 // (that the fractions lie within the data's range) once the data is
 // loaded.
 func (c *Config) Validate() error {
-	kind, ok := KindByName(c.Kind)
+	kind, ok := c.lookupKind()
 	switch {
 	case c.Kind == "":
 		return c.errorf("kind", "a study needs a kind: %s", orList(KindNames()))
@@ -64,6 +64,15 @@ func (c *Config) Validate() error {
 	}
 	if err := kind.validate(c); err != nil {
 		return err
+	}
+	// The settings key belongs to the kinds on a SettingAxis, whatever
+	// their number, so no other kind's file needs to refuse it.
+	_, onSettings := kind.Axis().(SettingAxis)
+	switch {
+	case onSettings && len(c.Settings) == 0:
+		return c.errorf("settings", "a %s study needs its %s values listed under settings", c.Kind, kind.Axis().Name())
+	case !onSettings && len(c.Settings) > 0:
+		return c.errorf("settings", "a %s study does not take settings", c.Kind)
 	}
 	if err := c.validateGrid(); err != nil {
 		return err
@@ -131,6 +140,15 @@ func (c *Config) validateGrid() error {
 		}
 		if slices.Contains(c.NoiseRatios[:i], r) {
 			return c.errorf(key, "noise ratio %v is listed twice", r)
+		}
+	}
+	for i, v := range c.Settings {
+		key := fmt.Sprintf("settings[%d]", i)
+		if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
+			return c.errorf(key, "%v must be finite and not 0", v)
+		}
+		if slices.Contains(c.Settings[:i], v) {
+			return c.errorf(key, "%v is listed twice", v)
 		}
 	}
 	if !(c.NoiseHoldout > 0 && c.NoiseHoldout < 1) {

@@ -11,11 +11,17 @@ import (
 	"github.com/bnmf-lab/bnmf/experiments"
 )
 
-// csvHeader names the columns of WriteCSV.
-func csvHeader() []string {
-	return []string{
+// csvHeader names the columns of WriteCSV for a study on axis: a
+// SettingAxis's column follows noise_ratio; every other axis has its
+// column in every study's header.
+func csvHeader(axis experiments.Axis) []string {
+	var setting []string
+	if _, ok := axis.(experiments.SettingAxis); ok {
+		setting = []string{axis.Column()}
+	}
+	return slices.Concat([]string{
 		"study", "kind", "dataset", "config_hash",
-		"model", "rank", "fraction", "noise_ratio", "repeat", "status", "seed",
+		"model", "rank", "fraction", "noise_ratio"}, setting, []string{"repeat", "status", "seed",
 		"rows", "cols", "train_entries", "test_entries", "sweeps", "burn_in", "thin",
 		"train_mse", "test_mse", "test_mse_of_means", "sigma2_mean",
 		"test_mse_clean", "data_variance", "var_over_mse", "var_over_mse_clean",
@@ -23,7 +29,7 @@ func csvHeader() []string {
 		"worst_rhat", "min_ess_bulk", "min_ess_tail", "stuck",
 		"coverage_90", "width_90", "log_density", "crps",
 		"wall_seconds", "error", "warnings",
-	}
+	})
 }
 
 // csvLevel is the level of the central interval whose coverage and width
@@ -60,15 +66,16 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 		byCell[records[i].Cell] = &records[i]
 	}
 
-	axis, heldOut := axisOf(m.Kind)
-	header := csvHeader()
+	axis, heldOut := axisOf(&m)
+	header := csvHeader(axis)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("report: csv: %w", err)
 	}
 	for _, c := range cells {
-		row := []string{m.Study, m.Kind, m.Dataset, m.ConfigHash,
-			c.Model, strconv.Itoa(c.Rank), "", "", strconv.Itoa(c.Repeat)}
+		row := make([]string, slices.Index(header, "repeat")+1)
+		copy(row, []string{m.Study, m.Kind, m.Dataset, m.ConfigHash, c.Model, strconv.Itoa(c.Rank)})
+		row[len(row)-1] = strconv.Itoa(c.Repeat)
 		// The setting columns are empty where the study kind does not
 		// vary them.
 		if i := slices.Index(header, axis.Column()); i >= 0 {
@@ -77,7 +84,7 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 		r, ok := byCell[c]
 		if !ok {
 			row = append(row, "missing")
-			row = append(row, make([]string, len(csvHeader())-len(row))...)
+			row = append(row, make([]string, len(header)-len(row))...)
 		} else {
 			row = append(row, recordColumns(r, heldOut)...)
 		}

@@ -329,7 +329,7 @@ func sparsityFindings(s *StudySummary, paper PaperValues) string {
 		return "No cell has a held-out MSE yet."
 	}
 	what := fmt.Sprintf("lowest mean held-out MSE at the highest fraction unobserved, %s,", fmtG(f))
-	if top := s.Fractions[len(s.Fractions)-1]; f < top {
+	if top := s.Grid[len(s.Grid)-1]; f < top {
 		what = fmt.Sprintf("lowest mean held-out MSE at fraction unobserved %s, the highest with results so far (the study goes up to %s),", fmtG(f), fmtG(top))
 	}
 	text := leaders(s, rankRows(s, func(m string, k int) Key { return Key{Model: m, Rank: k, Fraction: f} }),
@@ -401,8 +401,8 @@ func noiseFindings(s *StudySummary) string {
 	metric := func(g *Group) Stat { return g.VarOverMSE }
 	var parts []string
 	for _, k := range s.Ranks {
-		rows := make([]findingRow, len(s.NoiseRatios))
-		for i, r := range s.NoiseRatios {
+		rows := make([]findingRow, len(s.Grid))
+		for i, r := range s.Grid {
 			rows[i] = findingRow{"ratio ", fmtG(r), "ratios ", func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }}
 		}
 		text := leaders(s, rows, metric, true, fmt.Sprintf("highest mean var(data)/MSE (against the noisy test values) at K = %d", k))

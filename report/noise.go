@@ -41,18 +41,18 @@ func NoiseFigure(s *StudySummary, pal Palette) (*Figure, error) {
 	ys := chooseYScale(vals, 0) // one scale for both variants, so they compare
 	f := &Figure{Title: figureTitle(s, "var(data)/MSE against noise (higher is better)"),
 		Cols: len(variants)}
-	positions := make([]float64, len(s.NoiseRatios))
+	positions := make([]float64, len(s.Grid))
 	for i := range positions {
 		positions[i] = float64(i)
 	}
-	ratioLabel := func(x float64) string { return fmtG(s.NoiseRatios[int(x)]) }
+	ratioLabel := func(x float64) string { return fmtG(s.Grid[int(x)]) }
 	var cl clips
 	for _, k := range s.Ranks {
 		for _, v := range variants {
 			var pts []statSeries
 			for _, m := range s.Models {
 				ss := statSeries{model: m}
-				for i, r := range s.NoiseRatios {
+				for i, r := range s.Grid {
 					if g := s.Group(Key{Model: m, Rank: k, NoiseRatio: r}); g != nil {
 						ss.add(positions[i], g, v.metric(g))
 					}
@@ -110,7 +110,7 @@ func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error 
 		}
 		var rows []skillRow
 		for _, k := range s.Ranks {
-			for _, r := range s.NoiseRatios {
+			for _, r := range s.Grid {
 				rows = append(rows, skillRow{[]string{fmt.Sprintf("K = %d", k), fmtG(r)}, func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }})
 			}
 		}
@@ -143,5 +143,5 @@ func (noiseReport) tables(s *StudySummary, _ PaperValues, add tableAdder) error 
 func (noiseReport) findings(s *StudySummary, _ PaperValues) string { return noiseFindings(s) }
 
 func (noiseReport) grid(s *StudySummary) string {
-	return fmt.Sprintf(", noise-to-signal ratios %s", fmtFloats(s.NoiseRatios))
+	return fmt.Sprintf(", noise-to-signal ratios %s", fmtFloats(s.Grid))
 }

@@ -98,7 +98,7 @@ func writeBrouwerLioAxisTable(w io.Writer, s *StudySummary, pub *published, ax b
 // theirs (fractions of the whole grid unobserved, as theirs).
 func addBrouwerLioSparsityTable(s *StudySummary, add tableAdder) error {
 	return addBrouwerLioAxisTable(s, add, blioAxis{
-		study: "sparsity", setting: "fraction_unknown", name: "fraction unobserved", values: s.Fractions,
+		study: "sparsity", setting: "fraction_unknown", name: "fraction unobserved", values: s.Grid,
 		key: func(m string, k int, v float64) Key { return Key{Model: m, Rank: k, Fraction: v} },
 	}, "sparsity-brouwer-lio.md", "against the fraction unobserved")
 }
@@ -107,7 +107,7 @@ func addBrouwerLioSparsityTable(s *StudySummary, add tableAdder) error {
 // (held-out MSE against the noisy test values, as theirs).
 func addBrouwerLioNoiseTable(s *StudySummary, add tableAdder) error {
 	return addBrouwerLioAxisTable(s, add, blioAxis{
-		study: "noise", setting: "noise_to_signal", name: "noise-to-signal ratio", values: s.NoiseRatios,
+		study: "noise", setting: "noise_to_signal", name: "noise-to-signal ratio", values: s.Grid,
 		key: func(m string, k int, v float64) Key { return Key{Model: m, Rank: k, NoiseRatio: v} },
 	}, "noise-brouwer-lio.md", "against the noisy test values")
 }

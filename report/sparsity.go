@@ -42,7 +42,7 @@ func SparsityFigure(s *StudySummary, pal Palette) (*Figure, error) {
 		var pts []statSeries
 		for _, m := range s.Models {
 			ss := statSeries{model: m}
-			for _, fr := range s.Fractions {
+			for _, fr := range s.Grid {
 				if g := s.Group(Key{Model: m, Rank: k, Fraction: fr}); g != nil {
 					ss.add(fr, g, g.TestMSE)
 				}
@@ -51,9 +51,9 @@ func SparsityFigure(s *StudySummary, pal Palette) (*Figure, error) {
 		}
 		p := newPanel(fmt.Sprintf("K = %d%s", k, countLabel(groupsOf(pts), func(g *Group) int { return g.TestMSE.N })),
 			"fraction unobserved", "held-out MSE", ys)
-		p.X.Tick.Marker = valueTicks(s.Fractions, fmtG)
-		padX(p, s.Fractions)
-		panel, c, err := drawStatSeries(p, pts, pal, ys, minGap(s.Fractions))
+		p.X.Tick.Marker = valueTicks(s.Grid, fmtG)
+		padX(p, s.Grid)
+		panel, c, err := drawStatSeries(p, pts, pal, ys, minGap(s.Grid))
 		if err != nil {
 			return nil, err
 		}
@@ -329,7 +329,7 @@ func (sparsityReport) figure(s *StudySummary, pal Palette) (*Figure, string, err
 func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder) error {
 	extra := heldOutCaption(s)
 	for _, f := range Table2Fractions() {
-		if s.Paper == nil || s.Paper.Table == "" || !slices.ContainsFunc(s.Fractions, func(x float64) bool { return sameFloat(x, f) }) {
+		if s.Paper == nil || s.Paper.Table == "" || !slices.ContainsFunc(s.Grid, func(x float64) bool { return sameFloat(x, f) }) {
 			continue
 		}
 		table := s.Paper.Table
@@ -354,7 +354,7 @@ func (sparsityReport) tables(s *StudySummary, paper PaperValues, add tableAdder)
 	if len(s.Baselines()) > 0 {
 		var rows []skillRow
 		for _, k := range s.Ranks {
-			for _, f := range s.Fractions {
+			for _, f := range s.Grid {
 				rows = append(rows, skillRow{[]string{fmt.Sprintf("K = %d", k), fmtG(f)}, func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} }})
 			}
 		}
@@ -375,5 +375,5 @@ func (sparsityReport) findings(s *StudySummary, paper PaperValues) string {
 }
 
 func (sparsityReport) grid(s *StudySummary) string {
-	return fmt.Sprintf(", fractions unobserved %s", fmtFloats(s.Fractions))
+	return fmt.Sprintf(", fractions unobserved %s", fmtFloats(s.Grid))
 }

@@ -23,17 +23,15 @@ type Summary struct {
 type StudySummary struct {
 	// Study is the study as collected; its records feed WriteCSV.
 	Study *experiments.Study
-	// Models, Ranks, Fractions and NoiseRatios are the values the study
-	// varies: the manifest's, plus any found only in records. Models are
-	// in the paper's order (GEE, GTT, GTTN, GRRN, NMF, then others by
-	// name); the rest ascend. Grid holds the values on the study's axis
-	// (its kind's Axis; empty for none), the ones code that does not know
-	// the kind iterates over.
-	Models      []string
-	Ranks       []int
-	Fractions   []float64
-	NoiseRatios []float64
-	Grid        []float64
+	// Models, Ranks and Grid are the values the study varies: the
+	// manifest's, plus any found only in records. Models are in the
+	// paper's order (GEE, GTT, GTTN, GRRN, NMF, then others by name);
+	// the rest ascend. Grid holds the values on the study's axis (its
+	// kind's experiments.Axis: the fractions unobserved of a sparsity
+	// study, the noise ratios of a noise study; empty for none).
+	Models []string
+	Ranks  []int
+	Grid   []float64
 	// Groups holds one group per model, rank and fraction or noise ratio,
 	// ordered by model, rank, fraction and noise ratio. A group the
 	// manifest expects but no record reached is present with zero counts.
@@ -82,6 +80,9 @@ type Key struct {
 	// Fold is the inner fold of a nested cross-validation (0 for the
 	// cells scored on their outer fold, and in every other kind).
 	Fold int
+	// Setting is the value on a kind's experiments.SettingAxis (0 in
+	// every other kind).
+	Setting float64
 }
 
 // Group summarises the repeats of one Key.
@@ -137,7 +138,22 @@ func (k Key) String() string {
 	if k.Fold != 0 {
 		s += fmt.Sprintf(", inner fold %d", k.Fold)
 	}
+	if k.Setting != 0 {
+		s += ", setting " + fmtG(k.Setting)
+	}
 	return s
+}
+
+// keyLabel names k in words as Key.String does, its value on a
+// SettingAxis named as the study's kind names it.
+func (s *StudySummary) keyLabel(k Key) string {
+	if k.Setting == 0 {
+		return k.String()
+	}
+	axis, _ := axisOf(&s.Study.Manifest)
+	v := k.Setting
+	k.Setting = 0
+	return k.String() + ", " + axis.Name() + " " + fmtG(v)
 }
 
 // Used returns the number of records that did not fail.
@@ -203,7 +219,7 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 	if len(m.Cells) > 0 {
 		return m.Cells
 	}
-	axis, _ := axisOf(m.Kind)
+	axis, _ := axisOf(&m)
 	var cells []experiments.Cell
 	for _, model := range m.Models {
 		for _, k := range m.Ranks {
@@ -226,12 +242,12 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 }
 
 func keyOf(c experiments.Cell) Key {
-	return Key{Model: c.Model, Rank: c.Rank, Fraction: c.Fraction, NoiseRatio: c.NoiseRatio, Fold: c.Fold}
+	return Key{Model: c.Model, Rank: c.Rank, Fraction: c.Fraction, NoiseRatio: c.NoiseRatio, Fold: c.Fold, Setting: c.Setting}
 }
 
 // cellOf returns the cell of repeat 0 that k names.
 func cellOf(k Key) experiments.Cell {
-	return experiments.Cell{Model: k.Model, Rank: k.Rank, Fraction: k.Fraction, NoiseRatio: k.NoiseRatio, Fold: k.Fold}
+	return experiments.Cell{Model: k.Model, Rank: k.Rank, Fraction: k.Fraction, NoiseRatio: k.NoiseRatio, Fold: k.Fold, Setting: k.Setting}
 }
 
 // acceptRecords returns the records of st that belong to its manifest, one
@@ -280,7 +296,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	records, warns := acceptRecords(st, expected)
 	ss.Warnings = append(ss.Warnings, warns...)
 
-	axis, heldOut := axisOf(m.Kind)
+	axis, heldOut := axisOf(&m)
 	byKey := make(map[Key]*groupBuilder)
 	get := func(k Key) *groupBuilder {
 		b, ok := byKey[k]
@@ -305,8 +321,6 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 
 	ss.Models = append(ss.Models, m.Models...)
 	ss.Ranks = append(ss.Ranks, m.Ranks...)
-	ss.Fractions = append(ss.Fractions, m.Fractions...)
-	ss.NoiseRatios = append(ss.NoiseRatios, m.NoiseRatios...)
 	ss.Grid = append(ss.Grid, axis.Grid(&m)...)
 	type modelRank struct {
 		model string
@@ -322,12 +336,6 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 		if v := axis.Value(cellOf(k)); v != 0 {
 			ss.Grid = append(ss.Grid, v)
 		}
-		if k.Fraction != 0 {
-			ss.Fractions = append(ss.Fractions, k.Fraction)
-		}
-		if k.NoiseRatio != 0 {
-			ss.NoiseRatios = append(ss.NoiseRatios, k.NoiseRatio)
-		}
 		ss.Groups = append(ss.Groups, b.build())
 		mr := modelRank{k.Model, k.Rank}
 		timing[mr] = append(timing[mr], b.seconds...)
@@ -336,8 +344,6 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	ss.Models = sortModels(ss.Models)
 	ss.Ranks = sortedUnique(ss.Ranks)
 	ss.Grid = sortedUnique(ss.Grid)
-	ss.Fractions = sortedUnique(ss.Fractions)
-	ss.NoiseRatios = sortedUnique(ss.NoiseRatios)
 	slices.SortFunc(ss.Groups, func(a, b Group) int { return compareKeys(a.Key, b.Key) })
 	for mr, xs := range timing {
 		ss.Timing = append(ss.Timing, RankStat{Model: mr.model, Rank: mr.rank, Expected: timingExpected[mr], Stat: newStat(xs)})
@@ -350,7 +356,8 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 
 func compareKeys(a, b Key) int {
 	return cmp.Or(compareModels(a.Model, b.Model), cmp.Compare(a.Rank, b.Rank),
-		cmp.Compare(a.Fraction, b.Fraction), cmp.Compare(a.NoiseRatio, b.NoiseRatio), cmp.Compare(a.Fold, b.Fold))
+		cmp.Compare(a.Fraction, b.Fraction), cmp.Compare(a.NoiseRatio, b.NoiseRatio), cmp.Compare(a.Fold, b.Fold),
+		cmp.Compare(a.Setting, b.Setting))
 }
 
 func sortedUnique[T cmp.Ordered](xs []T) []T {

@@ -137,7 +137,7 @@ func WriteSparsityTable(w io.Writer, s *StudySummary) error {
 	t.notes = s.warningNotes()
 	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
-		for _, f := range s.Fractions {
+		for _, f := range s.Grid {
 			groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k, Fraction: f} },
 				func(g *Group) Stat { return g.TestMSE })
 			t.rows = append(t.rows, cols.row([]string{fmt.Sprintf("K = %d", k), fmtG(f)}, groups, stats, false, &t.notes))
@@ -178,7 +178,7 @@ func WriteNoiseTable(w io.Writer, s *StudySummary, clean bool) error {
 	t.notes = s.warningNotes()
 	t.header = append(t.header, cols.modelHeader()...)
 	for _, k := range s.Ranks {
-		for _, r := range s.NoiseRatios {
+		for _, r := range s.Grid {
 			groups, stats := s.row(func(m string) Key { return Key{Model: m, Rank: k, NoiseRatio: r} }, metric)
 			t.rows = append(t.rows, cols.row([]string{fmt.Sprintf("K = %d", k), fmtG(r)}, groups, stats, true, &t.notes))
 		}

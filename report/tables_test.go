@@ -64,7 +64,7 @@ func TestTablesGolden(t *testing.T) {
 		{"skill-baseline.md", func(b *bytes.Buffer) error {
 			s := byName("table2-baseline")
 			var rows []skillRow
-			for _, f := range s.Fractions {
+			for _, f := range s.Grid {
 				rows = append(rows, skillRow{[]string{"K = 20", fmtG(f)}, func(m string) Key { return Key{Model: m, Rank: 20, Fraction: f} }})
 			}
 			return WriteSkillTable(b, s, []string{"K", "Fraction unobserved"}, rows, testMSE())

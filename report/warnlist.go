@@ -35,7 +35,7 @@ func (s *StudySummary) warningKinds() []*warningKind {
 			}
 			k := kinds[i]
 			k.texts[text] = true
-			setting := g.Key.String()
+			setting := s.keyLabel(g.Key)
 			j := slices.Index(k.settings, setting)
 			if j < 0 {
 				k.settings = append(k.settings, setting)
