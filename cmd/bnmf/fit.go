@@ -70,7 +70,11 @@ training values (--set bias_m0, bias_tau_mu, bias_alpha_b, bias_beta_b,
 bias_alpha_c, bias_beta_c), all drawn inside the Gibbs sweep; the factors then model
 what the offsets leave. A row or column with no training entries gets its
 offset from the prior, and fit says how many did. The model file stores
-the offsets' samples, and bnmf predict adds them.
+the offsets' samples, and bnmf predict adds them. With offsets sigma^2
+starts at the training values' variance (--sigma2-start auto): the
+paper's start, a draw given the prior-drawn factors, left GEEA+b and
+GEE+b overfitting with sigma^2 far below the data's noise on sparse
+MovieLens (README, "Offsets").
 
 By default (--sweeps auto) the chains run in blocks until they have
 converged: after each block, the rank-normalised R-hat of sigma^2, of the
@@ -125,6 +129,7 @@ type fitOptions struct {
 	standardize, force         bool
 	float32Factors             bool
 	biases                     bool
+	sigma2Start                string
 	format, dataDir, out       string
 	minRatings                 int
 	progress                   time.Duration
@@ -161,6 +166,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.BoolVar(&o.standardize, "standardize", false, "divide the values by their standard deviation for sampling, and map the outputs back")
 	fs.BoolVar(&o.float32Factors, "float32-factors", false, "read the other factor from float32 copies in the sweeps: faster on matrices of MovieLens 25M size; the chains differ from the default's as another seed's would")
 	fs.BoolVar(&o.biases, "biases", false, "add the offsets mu + b_row + c_col to the model (Gaussian-likelihood models; named MODEL+b)")
+	fs.StringVar(&o.sigma2Start, "sigma2-start", "auto", "how sigma^2 starts, `S`: conditional (drawn given the prior-drawn factors, the paper's), prior, data-variance (the training values' variance), or auto: data-variance with offsets, conditional otherwise")
 	fs.IntVar(&o.samples, "samples", 100, "store at most `S` posterior samples, over all chains, in the model file")
 	fs.StringVar(&o.format, "format", "", "read DATA as a file in `FORMAT` (default: detected from the file's name and first line)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "read MovieLens data from `DIR` (default $BNMF_DATA_DIR, else ./data)")
@@ -240,6 +246,7 @@ func fitData(ctx context.Context, o fitOptions, src *fitSource, model bnmf.Model
 	s := o.chainSettings()
 	s.Rank, s.Workers, s.Seed, s.Test, s.Tracked = o.rank, o.workers, o.seed, prob.test, prob.tracked
 	s.Float32Factors = o.float32Factors
+	s.Sigma2Start = o.sigma2StartFor(model)
 	if prob.heldOut {
 		s.Scores = &predictive.Settings{Levels: []float64{0.5, 0.8, 0.9, 0.95}}
 	}

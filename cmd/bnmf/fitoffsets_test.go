@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -140,5 +142,40 @@ func TestFitBiasesRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(plain, "b.csv")); !os.IsNotExist(err) {
 		t.Errorf("b.csv written without --biases (%v)", err)
+	}
+}
+
+// TestFitSigma2Start checks --sigma2-start: auto starts sigma^2 at the
+// data's variance with offsets and at the paper's conditional draw
+// without them, an explicit start is used as given, the manifest names
+// any start but the paper's, and an unknown start is refused.
+func TestFitSigma2Start(t *testing.T) {
+	dir := t.TempDir()
+	p := newPlanted(t, dir, 25, 20, 2, 0.5, 0.2, 1, 4)
+	for i, c := range []struct {
+		args     []string
+		manifest string // settings.sigma2_start, "" when absent
+	}{
+		{nil, ""},
+		{[]string{"--biases"}, "data-variance"},
+		{[]string{"--biases", "--sigma2-start", "conditional"}, ""},
+		{[]string{"--sigma2-start", "data-variance"}, "data-variance"},
+		{[]string{"--sigma2-start", "prior"}, "prior"},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("fit%d", i))
+		args := append([]string{"--rank", "2", "--sweeps", "20", "--chains", "1", "--workers", "1", "--out", out}, c.args...)
+		fitCLI(t, append(args, p.path)...)
+		var m fitManifest
+		if err := json.Unmarshal(mustRead(t, filepath.Join(out, "manifest.json")), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Settings.Sigma2Start != c.manifest {
+			t.Errorf("%v: manifest sigma2_start %q, want %q", c.args, m.Settings.Sigma2Start, c.manifest)
+		}
+	}
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"fit", "--sigma2-start", "zero", "--out", filepath.Join(dir, "bad"), p.path}, io.Discard, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "--sigma2-start") || !strings.Contains(err.Error(), "data-variance") {
+		t.Errorf("--sigma2-start zero: %v, want an error naming the flag and the starts", err)
 	}
 }

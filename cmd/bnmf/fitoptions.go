@@ -41,6 +41,11 @@ func (o *fitOptions) validate() error {
 	case o.progress <= 0:
 		return fmt.Errorf("--progress %v must be positive", o.progress)
 	}
+	if o.sigma2Start != "auto" && o.sigma2Start != "" {
+		if _, err := bnmf.ParseSigma2Start(o.sigma2Start); err != nil {
+			return fmt.Errorf("--sigma2-start: %w (or auto)", err)
+		}
+	}
 	if s := o.chainSettings(); !o.autoSweeps && s.KeptSweeps() == 0 {
 		return fmt.Errorf("--thin %d keeps none of the %d sweeps after burn-in", o.thin, o.sweeps-s.BurnInSweeps())
 	}
@@ -58,6 +63,24 @@ func (o *fitOptions) chainSettings() bnmf.Settings {
 		s.BurnIn = 0
 	case o.burnIn == 0:
 		s.BurnIn = bnmf.NoBurnIn
+	}
+	return s
+}
+
+// sigma2StartFor returns the start of sigma^2 that --sigma2-start asks
+// for with model (validated): auto (or unset) is the data's variance for
+// a model with offsets (bnmf.Biased) and the paper's conditional draw
+// otherwise.
+func (o *fitOptions) sigma2StartFor(model bnmf.Model) bnmf.Sigma2Start {
+	if o.sigma2Start == "auto" || o.sigma2Start == "" {
+		if _, biased := model.(bnmf.Biased); biased {
+			return bnmf.Sigma2AtDataVariance
+		}
+		return bnmf.Sigma2FromConditional
+	}
+	s, err := bnmf.ParseSigma2Start(o.sigma2Start)
+	if err != nil {
+		panic("bnmf fit: --sigma2-start not validated: " + err.Error())
 	}
 	return s
 }

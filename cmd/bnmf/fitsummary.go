@@ -189,7 +189,11 @@ type fitManifest struct {
 		// Float32Factors is left out when false, so that the manifest
 		// of a default fit is what it was before the flag existed.
 		Float32Factors bool `json:"float32_factors,omitempty"`
-		Samples        int  `json:"samples"`
+		// Sigma2Start is how sigma^2 started, left out for the paper's
+		// start (conditional), so that such a manifest is what it was
+		// before the flag existed.
+		Sigma2Start string `json:"sigma2_start,omitempty"`
+		Samples     int    `json:"samples"`
 
 		// MaxSweeps is the cap of --sweeps auto, left out otherwise;
 		// Sweeps is then the sweeps each chain ran.
@@ -212,6 +216,9 @@ func (res *fitResult) manifest() fitManifest {
 	st.Rank, st.Sweeps, st.BurnIn, st.Thin, st.Kept = s.Rank, s.Sweeps, s.BurnInSweeps(), s.Thin, res.chains.Results[0].Kept
 	st.Chains, st.Seed, st.Holdout, st.Standardize = len(res.chains.Results), res.opts.seed, res.opts.holdout, res.opts.standardize
 	st.Float32Factors = res.opts.float32Factors
+	if start := s.Sigma2Start; start != bnmf.Sigma2FromConditional {
+		st.Sigma2Start = start.String()
+	}
 	if res.auto != nil {
 		st.MaxSweeps = res.auto.MaxSweeps
 	}
