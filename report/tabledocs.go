@@ -48,6 +48,10 @@ func studyTables(s *StudySummary, paper PaperValues) ([]namedTable, error) {
 				th.MaxRHat, th.MaxRHat, th.MinESSPerChain, th.MaxSigma2OverVariance),
 			func(b *bytes.Buffer) error { return WriteDiagnosticsTable(b, s) })
 	}
+	if err == nil && s.hasAutoSweeps() {
+		err = add("auto-sweeps.md", autoSweepsHeading, fmt.Sprintf(autoSweepsCaption, s.Study.Manifest.MaxSweeps),
+			func(b *bytes.Buffer) error { return WriteAutoSweepsTable(b, s) })
+	}
 	if err == nil && s.hasHyper() {
 		err = add("hyperparameters.md", hyperHeading, hyperCaption,
 			func(b *bytes.Buffer) error { return WriteHyperTable(b, s) })
