@@ -2,6 +2,7 @@ package bnmf
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -153,12 +154,25 @@ func TestGLLIStaysAtZeroOnGDSCAtLargeK(t *testing.T) {
 	}
 	meanSquare /= float64(train.Len())
 	const k, sweeps = 30, 100
+	// The states results/brouwer-lio/findings.md quotes (claim 8), as
+	// printed: train MSE and sigma^2 to a tenth, eta and lambda to three
+	// significant digits; "" where the page quotes none.
+	quoted := map[bool]map[int][4]string{
+		false: {1: {"3784.7", "3778.0", "20.4", "0.061"}, 10: {"3785.0", "3813.4", "20.5", "0.0625"}, 100: {"3784.9", "3805.4", "19.7", "0.0635"}},
+		true:  {1: {"", "", "0.0491", ""}, 2: {"", "", "", "9.93"}, 5: {"722.1", "", "", ""}, 10: {"485.1", "", "", ""}, 100: {"", "", "0.367", "4.19"}},
+	}
 	for _, upstream := range []bool{false, true} {
 		tr := glliTrace(t, train, k, sweeps, 2, upstream)
 		for _, s := range []int{1, 2, 5, 10, 50, 100} {
 			st := tr[s-1]
 			t.Logf("upstream's eta draw %v, sweep %3d: train MSE %7.1f, sigma^2 %7.1f, median eta %.3g and lambda %.3g of W, RMS of Z %.3g",
 				upstream, s, st.trainMSE, st.sigma2, st.etaW, st.lambdaW, st.rmsZ)
+			got := [4]string{fmt.Sprintf("%.1f", st.trainMSE), fmt.Sprintf("%.1f", st.sigma2), fmt.Sprintf("%.3g", st.etaW), fmt.Sprintf("%.3g", st.lambdaW)}
+			for i, w := range quoted[upstream][s] {
+				if w != "" && got[i] != w {
+					t.Errorf("upstream's eta draw %v, sweep %d: %s is %s, the page quotes %s", upstream, s, []string{"train MSE", "sigma^2", "eta", "lambda"}[i], got[i], w)
+				}
+			}
 		}
 		for s, st := range tr {
 			// Exact: W Z stays near zero, so the train MSE stays at the
