@@ -450,9 +450,9 @@ func riseToMaxK(t *testing.T, tab map[blioKey]meanSE, model string, maxK int) (f
 // nonnegative prior (GEE, GTT, GTTN, GEEA) rises by less than 3.1% on
 // GDSC and 7.3% on MovieLens 100K, theirs and ours, while the real-valued
 // GGGU and the semi-nonnegative GEG rise by more than 10% and 100%; the
-// Laplace GLL is lowest at K = 30 on GDSC in both, and the lowest of every
-// model and K there. The rises the page
-// prints are checked to a tenth of a percent.
+// Laplace GLL is lowest at K = 30 on GDSC in both, and the lowest of
+// every model and K there. The rises the page prints are checked to a
+// tenth of a percent, and the values it quotes as printed.
 func TestBrouwerLioClaimRobustToK(t *testing.T) {
 	want := map[string]map[string][2]float64{ // model: {ours, theirs}, percent
 		"drug_sensitivity_gdsc": {"GEE": {2.5, 2.6}, "GTT": {1.2, 1.4}, "GTTN": {3.0, 2.9}, "GEEA": {0.7, 0.5},
