@@ -123,6 +123,33 @@ type published struct {
 	rows  []publishedValue
 	// models lists the study's models that have rows.
 	models []string
+	// fit counts, per upstream experiment, the models of models that it
+	// ran at one of our study's ranks (see experimentFit).
+	fit map[string]int
+}
+
+// experimentFit returns, for each experiment of rows, how many of models
+// it ran at a rank in ranks: the measure of which of their experiments
+// our study reproduces, when several ran a model at the same rank and
+// setting. Their sparsity study on MovieLens 100K ran GEEA at K = 2 both
+// in the experiment that gives each model its own K (GEE, GTT, GTTN,
+// GEEA, GEG, GGGU and GLLI at 2, GLL at 3) and in the one that gives
+// every model K = 5 (where GEEA kept 2), each with 10 repeats: a study at
+// ranks 2 and 3 reproduces the first, in which eight of its models ran at
+// those ranks, against one in the second.
+func experimentFit(rows []publishedValue, models []string, ranks []int) map[string]int {
+	seen := make(map[[2]string]bool)
+	fit := make(map[string]int)
+	for i := range rows {
+		r := &rows[i]
+		key := [2]string{r.Experiment, r.Model}
+		if seen[key] || !slices.Contains(models, r.Model) || !slices.Contains(ranks, r.K) {
+			continue
+		}
+		seen[key] = true
+		fit[r.Experiment]++
+	}
+	return fit
 }
 
 // publishedFor returns Brouwer & Lio's numbers of their study `study` for
@@ -163,6 +190,7 @@ func publishedFor(s *StudySummary, study string) (*published, error) {
 	if len(p.rows) == 0 {
 		return nil, nil
 	}
+	p.fit = experimentFit(p.rows, p.models, s.Ranks)
 	return p, nil
 }
 
@@ -173,14 +201,18 @@ func (p *published) has(model string) bool { return p != nil && slices.Contains(
 // replicates when upstream gives them, else its own published mean. When
 // rows of several of their experiments match (their sparsity study on
 // MovieLens 100K at K = 5 ran once with 10 and once with 20 repeats), it
-// returns nothing: statRepeats tells them apart.
+// returns the one experiment that fits our study best (experimentFit),
+// or nothing when no one does: statRepeats tells them apart by repeats
+// too.
 func (p *published) stat(model string, match func(*publishedValue) bool) Stat {
 	return p.statRepeats(model, 0, match)
 }
 
 // statRepeats is stat, and when rows of several experiments match, the
-// statistic of the one experiment with n replicates (none if n is 0 or
-// no single experiment has n).
+// statistic of the one experiment with n replicates (any number if n is
+// 0); when several have n, the one among them that ran the most of our
+// study's models at our study's ranks (p.fit), and none if no single
+// experiment is left.
 func (p *published) statRepeats(model string, n int, match func(*publishedValue) bool) Stat {
 	if p == nil {
 		return Stat{}
@@ -213,22 +245,28 @@ func (p *published) statRepeats(model string, n int, match func(*publishedValue)
 			stats = append(stats, newStat(v.means))
 		}
 	}
-	switch {
-	case len(stats) == 1:
+	if len(stats) == 1 {
 		return stats[0]
-	case n == 0:
-		return Stat{}
 	}
-	var found []Stat
-	for _, st := range stats {
-		if st.N+st.NonFinite == n {
-			found = append(found, st)
+	var found []int
+	for i, st := range stats {
+		if n == 0 || st.N+st.NonFinite == n {
+			found = append(found, i)
 		}
 	}
-	if len(found) == 1 {
-		return found[0]
+	best, ties := -1, 0
+	for _, i := range found {
+		switch f := p.fit[exps[i]]; {
+		case best < 0 || f > p.fit[exps[best]]:
+			best, ties = i, 1
+		case f == p.fit[exps[best]]:
+			ties++
+		}
 	}
-	return Stat{}
+	if best < 0 || ties > 1 {
+		return Stat{}
+	}
+	return stats[best]
 }
 
 // upstreamHyperparameters returns the hyperparameters of Brouwer & Lio's
