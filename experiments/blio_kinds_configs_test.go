@@ -1,10 +1,12 @@
 package experiments
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -63,7 +65,11 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-runtime", KindRuntime, "gdsc-ic50", rt, []int{5, 10, 20, 50}, 3, 100, 0, 1},
 		{"blio-ml100k-runtime", KindRuntime, "movielens-100k", rt, []int{5, 10, 20, 50}, 3, 10, 0, 1},
 	}
-	if n, _ := filepath.Glob(filepath.Join("..", "configs", "blio-*-[nmr][eou][sdn]*.yaml")); len(n) != len(tests) {
+	// The -integer configs read files derived from these datasets;
+	// TestBrouwerLioIntegerConfigs checks them against their twins.
+	n, _ := filepath.Glob(filepath.Join("..", "configs", "blio-*-[nmr][eou][sdn]*.yaml"))
+	n = slices.DeleteFunc(n, func(f string) bool { return strings.HasSuffix(f, "-integer.yaml") })
+	if len(n) != len(tests) {
 		t.Errorf("%d configs match blio-*-{nested-cv,model-selection,runtime}*.yaml, the test checks %d", len(n), len(tests))
 	}
 	files := map[string]string{
@@ -141,5 +147,49 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 				t.Log(w)
 			}
 		})
+	}
+}
+
+// TestBrouwerLioIntegerConfigs checks that each configs/blio-*-integer.yaml
+// is its twin without the suffix but for its name, output and dataset (the
+// file that scripts/brouwer-lio-integer-triplets.py writes, whose values
+// are truncated to integers) and the models upstream does not have, so
+// that the two studies differ by the cast alone: the same kind, models
+// otherwise with the same hyperparameters, ranks, repeats, sweeps,
+// burn-in, thinning, seed and coverage, and the same cells.
+func TestBrouwerLioIntegerConfigs(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "configs", "blio-*-integer.yaml"))
+	if len(files) != 2 {
+		t.Fatalf("%d configs blio-*-integer.yaml, want 2 (CCLE IC50 and EC50)", len(files))
+	}
+	ours := map[string]bool{"GRRN": true, "GlobalMean": true, "Bias": true}
+	for _, f := range files {
+		cast, err := LoadConfig(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		real, err := LoadConfig(strings.TrimSuffix(f, "-integer.yaml") + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		if cast.Dataset.Path == "" || cast.Dataset.Name != "" || !strings.HasPrefix(cast.Dataset.Path, "data/blio-integer/") {
+			t.Errorf("%s: dataset %+v, want a file under data/blio-integer/", name, cast.Dataset)
+		}
+		kept := slices.DeleteFunc(slices.Clone(real.Models), func(m ModelConfig) bool { return ours[m.Name] })
+		var a, b []string
+		for i := range kept {
+			a = append(a, kept[i].Key()+fmt.Sprint(kept[i].Hyperparameters))
+		}
+		for i := range cast.Models {
+			b = append(b, cast.Models[i].Key()+fmt.Sprint(cast.Models[i].Hyperparameters))
+		}
+		if !slices.Equal(a, b) {
+			t.Errorf("%s: models %v, want its twin's without GRRN, GlobalMean and Bias: %v", name, b, a)
+		}
+		if cast.Kind != real.Kind || !slices.Equal(cast.Ranks, real.Ranks) || cast.Repeats != real.Repeats || cast.Sweeps != real.Sweeps ||
+			cast.BurnIn != real.BurnIn || cast.Thin != real.Thin || cast.Seed != real.Seed || cast.Coverage != real.Coverage {
+			t.Errorf("%s differs from its twin in kind, ranks, repeats, sweeps, burn-in, thinning, seed or coverage", name)
+		}
 	}
 }
