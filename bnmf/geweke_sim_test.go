@@ -147,11 +147,27 @@ func (g gewekeSampler) drawData(st *gewekeState) {
 	}
 }
 
-// gewekeFunc is a bounded test function of a draw.
-type gewekeFunc struct {
+// stateFunc is a named scalar function of one draw of a model's
+// parameters and data, held in a state of type S: a test function of a
+// joint-distribution test or a quantity ranked by simulation-based
+// calibration.
+type stateFunc[S any] struct {
 	name string
-	f    func(*gewekeState) float64
+	f    func(*S) float64
 }
+
+// stateFuncNames returns the names of fs, in order.
+func stateFuncNames[S any](fs []stateFunc[S]) []string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+	}
+	return names
+}
+
+// gewekeFunc is a bounded test function of a draw of GEE, GTT, GTTN or
+// GRRN (with or without offsets), or a quantity ranked by TestSBC.
+type gewekeFunc = stateFunc[gewekeState]
 
 func gewekeFuncs(t *testing.T, h gewekeHyper) []gewekeFunc {
 	t.Helper()

@@ -27,11 +27,9 @@ func uniGewekeModels() []Model {
 	}
 }
 
-// uniFunc is a bounded test function of a draw.
-type uniFunc struct {
-	name string
-	f    func(*uniState) float64
-}
+// uniFunc is a bounded test function of a draw of a model of
+// uniGewekeModels, or a quantity ranked by TestSBCUnivariate.
+type uniFunc = stateFunc[uniState]
 
 // uniGewekeFuncs returns the test functions: factors (and, the priors of
 // the real-valued models being symmetric, their absolute values, whose

@@ -266,11 +266,9 @@ func mvnTestChain(t testing.TB, model Model, data *Matrix, k int, mutant bool) *
 	return c
 }
 
-// mvnFunc is a bounded test function of a draw.
-type mvnFunc struct {
-	name string
-	f    func(*mvnState) float64
-}
+// mvnFunc is a bounded test function of a draw of a row-wise Gaussian
+// model, or a quantity ranked by TestSBCRowwise.
+type mvnFunc = stateFunc[mvnState]
 
 func mvnGewekeFuncs(model Model, sigmaMedian float64) []mvnFunc {
 	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
