@@ -221,10 +221,20 @@ func gewekeFuncs(t *testing.T, h gewekeHyper) []gewekeFunc {
 func gewekeMarginal(h gewekeHyper, fs []gewekeFunc, n int, seed uint64) (mean, se []float64) {
 	g := newGewekeSampler(seed)
 	st := newGewekeState(h)
-	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
-	for range n {
+	return gewekeMarginalMoments(fs, st, n, func() {
 		g.drawParams(h, st)
 		g.drawData(st)
+	})
+}
+
+// gewekeMarginalMoments runs a marginal-conditional simulator for n
+// independent draws and returns each test function's mean and standard
+// error: draw replaces st with a new draw of the parameters from the prior
+// and of the data given them.
+func gewekeMarginalMoments[S any](fs []stateFunc[S], st *S, n int, draw func()) (mean, se []float64) {
+	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
+	for range n {
+		draw()
 		for i, f := range fs {
 			v := f.f(st)
 			sum[i] += v

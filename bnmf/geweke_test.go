@@ -190,14 +190,7 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 	st := newGewekeState(h)
 	g.drawParams(h, st)
 	g.drawData(st)
-	entries := make([]Entry, len(gewekeObserved()))
-	for q, ij := range gewekeObserved() {
-		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: st.a[q]}
-	}
-	data, err := NewMatrix(gewekeRows, gewekeCols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := observedMatrix(t, gewekeRows, gewekeCols, gewekeObserved(), st.a)
 	for q, e := range data.Entries() {
 		if e.Row != gewekeObserved()[q][0] || e.Col != gewekeObserved()[q][1] {
 			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, gewekeObserved()[q])
@@ -207,19 +200,29 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	gewekeWrite(t, c, p, st, 0)
-
-	batch := n / gewekeBatches
-	bsum := make([][]float64, len(fs))
-	for i := range bsum {
-		bsum[i] = make([]float64, gewekeBatches)
-	}
-	for s := 1; s <= batch*gewekeBatches; s++ {
+	return gewekeBatchMoments(fs, st, n, func(s int) {
 		if err := c.sweep(p, s); err != nil {
 			t.Fatal(err)
 		}
 		gewekeRead(c, st)
 		g.drawData(st)
 		gewekeWriteData(t, c, p, st, s)
+	})
+}
+
+// gewekeBatchMoments runs a successive-conditional simulator for n sweeps,
+// rounded down to gewekeBatches equal batches, and returns each test
+// function's mean and batch-means standard error: step makes sweep s
+// (from 1), copies the chain's parameters into st and draws new data
+// given them, into st and the chain.
+func gewekeBatchMoments[S any](fs []stateFunc[S], st *S, n int, step func(s int)) (mean, se []float64) {
+	batch := n / gewekeBatches
+	bsum := make([][]float64, len(fs))
+	for i := range bsum {
+		bsum[i] = make([]float64, gewekeBatches)
+	}
+	for s := 1; s <= batch*gewekeBatches; s++ {
+		step(s)
 		b := (s - 1) / batch
 		for i, f := range fs {
 			bsum[i][b] += f.f(st)
@@ -335,11 +338,7 @@ func TestGewekeJointDistribution(t *testing.T) {
 			fs := gewekeFuncs(t, h)
 			mm, ms := gewekeMarginal(h, fs, nMarginal, uint64(2*ci+1))
 			sm, ss := gewekeSuccessive(t, tc.model, h, tc.mutant, fs, nSuccessive, uint64(2*ci+2))
-			names := make([]string, len(fs))
-			for i, f := range fs {
-				names[i] = f.name
-			}
-			gewekeCompare(t, names, mm, ms, sm, ss, tc.mutant, "the wrong tau conditional")
+			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, "the wrong tau conditional")
 		})
 	}
 }
