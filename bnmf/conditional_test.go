@@ -208,30 +208,39 @@ func TestConditionalFactorEntry(t *testing.T) {
 				}
 			}
 			dens := newCondDensity(t, logf, 0, 0, 40)
-			side := &c.sides[tc.side]
-			e := tc.line * condK
-			saved := slices.Clone(side.x)
-			savedResid := slices.Clone(c.resid)
-			hyper := condHyperSlices(c, tc.side)
-			savedHyper := condCloneAll(hyper)
-			wk := p.workers[0]
-			var chk condCheck
-			for d := range condDraws {
-				copy(side.x, saved)
-				copy(c.resid, savedResid)
-				condRestoreAll(hyper, savedHyper)
-				wk.pcg.Seed(uint64(ci)+1, uint64(d))
-				if err := c.updateLine(side, wk, tc.line); err != nil {
-					t.Fatal(err)
-				}
-				chk.add(dens, side.x[e])
-				if d == 0 {
-					condCheckResiduals(t, c)
-				}
-			}
-			chk.assert(t)
+			condCheckFactorDraws(t, c, p, &c.sides[tc.side], tc.line, condHyperSlices(c, tc.side), dens, uint64(ci)+1)
 		})
 	}
+}
+
+// condCheckFactorDraws draws line (a row of W or a column of Z, as side
+// is) condDraws times by gibbsChain.updateLine, each time from the same
+// state (the factors, residuals and the hyperparameter slices hyper
+// restored) with p's first worker's stream seeded with (seed, d) for draw
+// d, and checks the draws of the line's first entry against dens; after
+// the first draw, the residuals must match the data (condCheckResiduals).
+func condCheckFactorDraws(t *testing.T, c *gibbsChain, p *pool, side *factorSide, line int, hyper [][]float64, dens *condDensity, seed uint64) {
+	t.Helper()
+	e := line * condK
+	saved := slices.Clone(side.x)
+	savedResid := slices.Clone(c.resid)
+	savedHyper := condCloneAll(hyper)
+	wk := p.workers[0]
+	var chk condCheck
+	for d := range condDraws {
+		copy(side.x, saved)
+		copy(c.resid, savedResid)
+		condRestoreAll(hyper, savedHyper)
+		wk.pcg.Seed(seed, uint64(d))
+		if err := c.updateLine(side, wk, line); err != nil {
+			t.Fatal(err)
+		}
+		chk.add(dens, side.x[e])
+		if d == 0 {
+			condCheckResiduals(t, c)
+		}
+	}
+	chk.assert(t)
 }
 
 // condCheckResiduals asserts that the incrementally updated residuals equal

@@ -184,27 +184,7 @@ func TestConditionalUnivariateFactorEntry(t *testing.T) {
 			} else {
 				dens = newCondDensity(t, logf, 0, 0, 40)
 			}
-			e := tc.line * condK
-			saved := slices.Clone(side.x)
-			savedResid := slices.Clone(c.resid)
-			hyper := uniHyperSlices(c)
-			savedHyper := condCloneAll(hyper)
-			wk := p.workers[0]
-			var chk condCheck
-			for d := range condDraws {
-				copy(side.x, saved)
-				copy(c.resid, savedResid)
-				condRestoreAll(hyper, savedHyper)
-				wk.pcg.Seed(uint64(ci)+500, uint64(d))
-				if err := c.updateLine(side, wk, tc.line); err != nil {
-					t.Fatal(err)
-				}
-				chk.add(dens, side.x[e])
-				if d == 0 {
-					condCheckResiduals(t, c)
-				}
-			}
-			chk.assert(t)
+			condCheckFactorDraws(t, c, p, side, tc.line, uniHyperSlices(c), dens, uint64(ci)+500)
 		})
 	}
 }
