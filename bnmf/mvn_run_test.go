@@ -99,39 +99,9 @@ func BenchmarkSweepRowwise(b *testing.B) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, GGG{}, GGGA{}, GGGW{}} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
-					benchmarkSweepsCPU(b, model, data, k)
+					benchmarkSweeps(b, model, data, k)
 				})
 			}
 		}
-	}
-}
-
-// benchmarkSweepsCPU is benchmarkSweeps, reporting also the process's CPU
-// time per sweep when cpuTime can read it.
-func benchmarkSweepsCPU(b *testing.B, model Model, data *Matrix, k int) {
-	ch, err := model.newChain(data, k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := Settings{Rank: k}.resolved()
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := newPool(s.Workers, 1, ch.scratchSize())
-	defer p.close()
-	if err := ch.init(p); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	cpu0, ok := processCPUTime()
-	sweep := 1
-	for b.Loop() {
-		if err := ch.sweep(p, sweep); err != nil {
-			b.Fatal(err)
-		}
-		sweep++
-	}
-	if cpu1, ok1 := processCPUTime(); ok && ok1 {
-		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -105,7 +105,8 @@ func BenchmarkSweepFloat32(b *testing.B) {
 }
 
 // benchmarkSweeps times sweeps of model's chain on data at rank k, with
-// GOMAXPROCS workers, after its initialisation.
+// GOMAXPROCS workers, after its initialisation, and reports cpu-ns/op, the
+// process's CPU time per sweep, where processCPUTime can read it.
 func benchmarkSweeps(b *testing.B, model Model, data *Matrix, k int) {
 	benchmarkChainSweeps(b, model, data, k, false)
 }
