@@ -25,13 +25,7 @@ func biasedModels() []Model {
 func plantedBiased(t testing.TB, rows, cols, k int, density float64, seed uint64) (train *Matrix, test []Entry, b, c []float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 2))
-	w, z := make([]float64, rows*k), make([]float64, cols*k)
-	for i := range w {
-		w[i] = 1.2 * rng.Float64()
-	}
-	for i := range z {
-		z[i] = 1.2 * rng.Float64()
-	}
+	w, z := plantedFactors(rng, rows, cols, k)
 	b, c = make([]float64, rows), make([]float64, cols)
 	for i := range b {
 		b[i] = 0.5 * rng.NormFloat64()
@@ -39,29 +33,14 @@ func plantedBiased(t testing.TB, rows, cols, k int, density float64, seed uint64
 	for j := range c {
 		c[j] = 0.5 * rng.NormFloat64()
 	}
-	var entries []Entry
-	for i := range rows {
-		for j := range cols {
-			if rng.Float64() >= density {
-				continue
-			}
-			v := 3 + b[i] + c[j] + 0.1*rng.NormFloat64()
-			for kk := range k {
-				v += w[i*k+kk] * z[j*k+kk]
-			}
-			e := Entry{Row: i, Col: j, Value: v}
-			if rng.Float64() < 0.1 {
-				test = append(test, e)
-			} else {
-				entries = append(entries, e)
-			}
+	train, test = plantedEntries(t, rng, rows, cols, density, func(i, j int) float64 {
+		v := 3 + b[i] + c[j] + 0.1*rng.NormFloat64()
+		for kk := range k {
+			v += w[i*k+kk] * z[j*k+kk]
 		}
-	}
-	m, err := NewMatrix(rows, cols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, test, b, c
+		return v
+	})
+	return train, test, b, c
 }
 
 // TestBiasedWorkersDeterminism checks that 1, 2 and 3 workers give

@@ -18,26 +18,47 @@ import (
 func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uint64) (train *Matrix, test []Entry, dataVar float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
-	w := make([]float64, rows*k)
-	z := make([]float64, cols*k)
+	w, z := plantedFactors(rng, rows, cols, k)
+	m, test := plantedEntries(t, rng, rows, cols, density, func(i, j int) float64 {
+		var v float64
+		for kk := range k {
+			v += w[i*k+kk] * z[j*k+kk]
+		}
+		// Clipped at zero: NMF needs nonnegative data.
+		return math.Max(0, v+noiseSD*rng.NormFloat64())
+	})
+	return m, test, m.Variance()
+}
+
+// plantedFactors draws rank-k factors W (rows x k) and Z (cols x k), row
+// by row, with entries uniform on [0, 1.2]: W's from rng first, then Z's.
+func plantedFactors(rng *rand.Rand, rows, cols, k int) (w, z []float64) {
+	w = make([]float64, rows*k)
+	z = make([]float64, cols*k)
 	for i := range w {
 		w[i] = 1.2 * rng.Float64()
 	}
 	for i := range z {
 		z[i] = 1.2 * rng.Float64()
 	}
+	return w, z
+}
+
+// plantedEntries visits the cells of a rows x cols matrix in row-major
+// order, observes each with probability density, gives an observed cell
+// (i, j) the value value(i, j) and holds one in ten of them out. It
+// returns the training matrix and the held-out entries. Per cell, rng
+// draws whether it is observed, then value draws what it needs, then rng
+// draws whether it is held out.
+func plantedEntries(t testing.TB, rng *rand.Rand, rows, cols int, density float64, value func(i, j int) float64) (train *Matrix, test []Entry) {
+	t.Helper()
 	var entries []Entry
 	for i := range rows {
 		for j := range cols {
 			if rng.Float64() >= density {
 				continue
 			}
-			var v float64
-			for kk := range k {
-				v += w[i*k+kk] * z[j*k+kk]
-			}
-			// Clipped at zero: NMF needs nonnegative data.
-			e := Entry{Row: i, Col: j, Value: math.Max(0, v+noiseSD*rng.NormFloat64())}
+			e := Entry{Row: i, Col: j, Value: value(i, j)}
 			if rng.Float64() < 0.1 {
 				test = append(test, e)
 			} else {
@@ -49,7 +70,7 @@ func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, test, m.Variance()
+	return m, test
 }
 
 func allModels() []Model {
