@@ -56,23 +56,7 @@ func TestRowwiseSweepAllocs(t *testing.T) {
 	skipUnderRace(t)
 	train, _, _ := planted(t, 60, 50, 4, 0.5, 0.3, 14)
 	for _, model := range []Model{GGG{}, GGGA{}, GGGW{}} {
-		ch, err := model.newChain(train, 8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := newPool(2, 1, ch.scratchSize())
-		if err := ch.init(p); err != nil {
-			t.Fatal(err)
-		}
-		sweep := 1
-		allocs := testing.AllocsPerRun(20, func() {
-			if err := ch.sweep(p, sweep); err != nil {
-				t.Fatal(err)
-			}
-			sweep++
-		})
-		p.close()
-		if allocs != 0 {
+		if allocs := sweepAllocs(t, model, train, 8, 2, false); allocs != 0 {
 			t.Errorf("%s: %v allocations per sweep, want 0", model.Name(), allocs)
 		}
 	}

@@ -90,37 +90,7 @@ func TestBiasedWorkersDeterminism(t *testing.T) {
 // allocates nothing once the chain is built.
 func TestBiasedSweepAllocatesNothing(t *testing.T) {
 	train, _, _, _ := plantedBiased(t, 30, 40, 3, 0.5, 5)
-	for _, model := range biasedModels() {
-		for _, c := range []struct {
-			workers int
-			float32 bool
-		}{{1, false}, {3, false}, {3, true}} {
-			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), c.workers, c.float32), func(t *testing.T) {
-				ch, err := model.newChain(train, 4)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f, ok := ch.(float32Reader); ok && c.float32 {
-					f.useFloat32Factors()
-				}
-				p := newPool(c.workers, 1, ch.scratchSize())
-				defer p.close()
-				if err := ch.init(p); err != nil {
-					t.Fatal(err)
-				}
-				sweep := 1
-				allocs := testing.AllocsPerRun(20, func() {
-					if err := ch.sweep(p, sweep); err != nil {
-						t.Fatal(err)
-					}
-					sweep++
-				})
-				if allocs != 0 {
-					t.Errorf("%v allocations per sweep, want 0", allocs)
-				}
-			})
-		}
-	}
+	checkSweepAllocatesNothing(t, biasedModels(), train)
 }
 
 // TestBiasedRecovery fits data with planted offsets: GRRN+b must find the

@@ -256,38 +256,53 @@ func TestRunErrors(t *testing.T) {
 // MovieLens shapes; this makes it a test).
 func TestSweepAllocatesNothing(t *testing.T) {
 	train, _, _ := planted(t, 30, 40, 3, 0.5, 0.1, 5)
-	for _, model := range allModels() {
+	checkSweepAllocatesNothing(t, allModels(), train)
+}
+
+// checkSweepAllocatesNothing checks, in a subtest per model and setting,
+// that a sweep of each model's chain on train at K = 4 allocates nothing
+// with one worker, with three, and with three and float32 factors.
+func checkSweepAllocatesNothing(t *testing.T, models []Model, train *Matrix) {
+	t.Helper()
+	for _, model := range models {
 		for _, c := range []struct {
 			workers int
 			float32 bool
 		}{{1, false}, {3, false}, {3, true}} {
-			workers := c.workers
-			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), workers, c.float32), func(t *testing.T) {
-				ch, err := model.newChain(train, 4)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f, ok := ch.(float32Reader); ok && c.float32 {
-					f.useFloat32Factors()
-				}
-				p := newPool(workers, 1, ch.scratchSize())
-				defer p.close()
-				if err := ch.init(p); err != nil {
-					t.Fatal(err)
-				}
-				sweep := 1
-				allocs := testing.AllocsPerRun(20, func() {
-					if err := ch.sweep(p, sweep); err != nil {
-						t.Fatal(err)
-					}
-					sweep++
-				})
-				if allocs != 0 {
+			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), c.workers, c.float32), func(t *testing.T) {
+				if allocs := sweepAllocs(t, model, train, 4, c.workers, c.float32); allocs != 0 {
 					t.Errorf("%v allocations per sweep, want 0", allocs)
 				}
 			})
 		}
 	}
+}
+
+// sweepAllocs returns the allocations per sweep of model's chain on train
+// at rank k with workers workers (and float32 factors, with float32Factors,
+// where the chain has them), averaged over 20 sweeps after its
+// initialisation by testing.AllocsPerRun.
+func sweepAllocs(t *testing.T, model Model, train *Matrix, k, workers int, float32Factors bool) float64 {
+	t.Helper()
+	ch, err := model.newChain(train, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := ch.(float32Reader); ok && float32Factors {
+		f.useFloat32Factors()
+	}
+	p := newPool(workers, 1, ch.scratchSize())
+	defer p.close()
+	if err := ch.init(p); err != nil {
+		t.Fatal(err)
+	}
+	sweep := 1
+	return testing.AllocsPerRun(20, func() {
+		if err := ch.sweep(p, sweep); err != nil {
+			t.Fatal(err)
+		}
+		sweep++
+	})
 }
 
 // TestVagueHyperpriorStarts checks that a GRRN hyperprior with a tiny
