@@ -1,12 +1,9 @@
 package experiments
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -152,18 +149,7 @@ func TestAutoStudy(t *testing.T) {
 
 	t.Run("a cancelled run resumes to the same records", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "study")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		done := make(chan error)
-		go func() {
-			_, err := p.Run(ctx, RunOptions{Workers: 1, Output: dir})
-			done <- err
-		}()
-		waitForRecords(t, dir, 1)
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Fatalf("Run returned %v, want context.Canceled", err)
-		}
+		runCancelled(t, p, RunOptions{Workers: 1, Output: dir})
 		if got := records(t, dir); len(got) == len(ref) {
 			t.Fatalf("all %d records were stored before the run was cancelled", len(got))
 		}
@@ -174,36 +160,7 @@ func TestAutoStudy(t *testing.T) {
 	})
 
 	t.Run("a killed run resumes to the same records", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("starts a child process")
-		}
-		dir := filepath.Join(t.TempDir(), "study")
-		cmd := exec.Command(os.Args[0], "-test.run=^TestChildAutoStudy$")
-		cmd.Env = append(os.Environ(), "BNMF_EXPERIMENTS_AUTO_CHILD_DIR="+dir)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitForRecords(t, dir, 1)
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Wait(); err == nil {
-			t.Fatalf("the child finished before it was killed:\n%s", out.Bytes())
-		}
-		killed := records(t, dir)
-		if len(killed) >= len(ref) {
-			t.Fatalf("the child stored all %d records before it was killed", len(killed))
-		}
-		sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum.Stored != len(killed) || sum.Ran != len(ref)-len(killed) {
-			t.Errorf("resume: %d stored, %d ran; want %d, %d", sum.Stored, sum.Ran, len(killed), len(ref)-len(killed))
-		}
-		sameRecords(t, records(t, dir), ref)
+		checkKilledRunResumes(t, p, ref, "TestChildAutoStudy", "BNMF_EXPERIMENTS_AUTO_CHILD_DIR", 1)
 	})
 
 	t.Run("verify reruns a cell to the same record", func(t *testing.T) {
