@@ -1,12 +1,9 @@
 package regression
 
 import (
-	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -92,24 +89,10 @@ func ourStats(t *testing.T, st *experiments.Study, metric func(*experiments.Metr
 // mean (convergence, with x the iteration and n = 1).
 func theirStats(t *testing.T, study, experiment, metric string) map[blioKey]meanSE {
 	t.Helper()
-	f, err := os.Open(publishedTable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", publishedTable, err)
-	}
-	r := csv.NewReader(zr)
-	r.FieldsPerRecord = len(publishedColumns)
-	r.ReuseRecord = true
+	r, _ := openPublished(t) // the header, which TestBrouwerLioPublishedRows checks
 	col := make(map[string]int, len(publishedColumns))
 	for i, c := range publishedColumns {
 		col[c] = i
-	}
-	if _, err := r.Read(); err != nil { // the header, which TestBrouwerLioPublishedRows checks
-		t.Fatalf("%s: %v", publishedTable, err)
 	}
 	vals := make(map[blioKey][]float64)
 	for line := 2; ; line++ {
