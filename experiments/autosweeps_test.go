@@ -92,15 +92,7 @@ seed: 5
 
 func autoPlan(t *testing.T) *Plan {
 	t.Helper()
-	cfg, err := ParseConfig("auto.yaml", []byte(autoStudy))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return preparePlan(t, "auto.yaml", autoStudy)
 }
 
 // TestAutoStudy runs a tiny study with sweeps: auto, and checks that its
@@ -190,14 +182,7 @@ func TestAutoRecordsStraightRun(t *testing.T) {
 	}
 	auto := st.Records[0]
 	fixedSrc := strings.Replace(strings.Replace(autoStudy, "sweeps: auto", "sweeps: "+strconv.Itoa(auto.Sweeps), 1), "max_sweeps: 800", "burn_in: "+strconv.Itoa(auto.Sweeps/2), 1)
-	cfg, err := ParseConfig("fixed.yaml", []byte(fixedSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fp, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := preparePlan(t, "fixed.yaml", fixedSrc)
 	fixed := records(t, run(t, fp, RunOptions{Workers: 1, Shard: Shard{Index: 0, Count: 6}}))
 	want, got := withoutTimes(&auto), Record{}
 	for _, b := range fixed {
@@ -233,14 +218,7 @@ func TestChildAutoStudy(t *testing.T) {
 func TestAutoStudyStuck(t *testing.T) {
 	src := strings.Replace(autoStudy, "models: [{name: GRRN}, {name: GEE}, {name: NMF}]", "models: [{name: GEE, beta_sigma: 1e6}]", 1)
 	src = strings.Replace(src, "repeats: 2", "repeats: 1", 1)
-	cfg, err := ParseConfig("stuck.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, "stuck.yaml", src)
 	st, err := LoadStudy(run(t, p, RunOptions{Workers: 1}))
 	if err != nil {
 		t.Fatal(err)
@@ -272,14 +250,7 @@ func TestAutoStudyMixes(t *testing.T) {
 	src = strings.Replace(src, "ranks: [2]", "ranks: [1]", 1)
 	src = strings.Replace(src, "chains: 2", "chains: 4", 1)
 	src = strings.Replace(src, "max_sweeps: 800", "max_sweeps: 2000", 1)
-	cfg, err := ParseConfig("mixes.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, "mixes.yaml", src)
 	st, err := LoadStudy(run(t, p, RunOptions{Workers: 2}))
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,14 @@ seed: 5
 // tinyPlan prepares tinyStudy, with extra YAML lines replacing its models.
 func tinyPlan(t *testing.T, models string) *Plan {
 	t.Helper()
-	cfg, err := ParseConfig("tiny.yaml", []byte(tinyStudy+models))
+	return preparePlan(t, "tiny.yaml", tinyStudy+models)
+}
+
+// preparePlan parses the config src, named file in messages, and prepares
+// it with the default options, failing the test on any error.
+func preparePlan(t testing.TB, file, src string) *Plan {
+	t.Helper()
+	cfg, err := ParseConfig(file, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,14 +74,7 @@ func TestStandardize(t *testing.T) {
 // dir/name and returns its record.
 func runOneCell(t *testing.T, dir, name, src string) *Record {
 	t.Helper()
-	cfg, err := ParseConfig(name+".yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, name+".yaml", src)
 	out := filepath.Join(dir, name)
 	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: out}); err != nil {
 		t.Fatal(err)
