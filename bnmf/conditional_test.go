@@ -87,26 +87,32 @@ func condModel(name string) Model {
 }
 
 // condChain builds the model's chain on the fixture, sets its state and
-// returns it with a one-worker pool.
+// returns it with a one-worker pool. The state is the fixture's factors
+// and, by prior: its mu, tau and lambda as a hierarchical prior's; its tau
+// as GLL's and GLLI's prior precisions 1/lambda_ik and its lambda as
+// GLLI's eta_ik; uniCondARD as GEEA's rates.
 func condChain(t *testing.T, f *condFixture, model Model, sigma2 float64) (*gibbsChain, *pool) {
 	t.Helper()
-	ch, err := model.newChain(f.data, condK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := ch.(*gibbsChain)
-	if !ok {
-		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-	}
+	c := gibbsChainOf(t, model, f.data, condK)
 	copy(c.w, f.w)
 	copy(c.zt, f.zt)
 	for s, hyper := range [2][3][]float64{{f.muW, f.tauW, f.lamW}, {f.muZ, f.tauZ, f.lamZ}} {
-		if h, ok := c.sides[s].prior.(*hierarchicalPrior); ok {
-			copy(h.mu, hyper[0])
-			copy(h.tau, hyper[1])
-			if h.lambda != nil {
-				copy(h.lambda, hyper[2])
+		switch p := c.sides[s].prior.(type) {
+		case *hierarchicalPrior:
+			copy(p.mu, hyper[0])
+			copy(p.tau, hyper[1])
+			if p.lambda != nil {
+				copy(p.lambda, hyper[2])
 			}
+		case *laplacePrior:
+			copy(p.prec, hyper[1])
+			if p.etas != nil {
+				copy(p.etas, hyper[2])
+			}
+		case ardExponentialPrior:
+			copy(p.lambda, uniCondARD)
+		case ardExponentialLast:
+			copy(p.lambda, uniCondARD)
 		}
 	}
 	c.sigma2 = sigma2

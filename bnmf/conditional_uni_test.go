@@ -28,45 +28,6 @@ func uniCondModels() map[string]Model {
 // uniCondARD are GEEA's rates lambda_k in the fixed state.
 var uniCondARD = []float64{1.5, 0.7}
 
-// uniCondChain builds the model's chain on the fixture and sets its state:
-// the fixture's factors, its tau as GLL's and GLLI's prior precisions
-// 1/lambda_ik, its lambda as GLLI's eta_ik, and uniCondARD as GEEA's
-// rates.
-func uniCondChain(t *testing.T, f *condFixture, model Model, sigma2 float64) (*gibbsChain, *pool) {
-	t.Helper()
-	ch, err := model.newChain(f.data, condK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := ch.(*gibbsChain)
-	if !ok {
-		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-	}
-	copy(c.w, f.w)
-	copy(c.zt, f.zt)
-	for s, hyper := range [2][2][]float64{{f.tauW, f.lamW}, {f.tauZ, f.lamZ}} {
-		switch p := c.sides[s].prior.(type) {
-		case *laplacePrior:
-			copy(p.prec, hyper[0])
-			if p.etas != nil {
-				copy(p.etas, hyper[1])
-			}
-		case ardExponentialPrior:
-			copy(p.lambda, uniCondARD)
-		case ardExponentialLast:
-			copy(p.lambda, uniCondARD)
-		}
-	}
-	c.sigma2 = sigma2
-	c.invSigma2 = 1 / sigma2
-	p := newPool(1, 1, c.scratchSize())
-	t.Cleanup(p.close)
-	if err := c.recomputeResiduals(p, 0); err != nil {
-		t.Fatal(err)
-	}
-	return c, p
-}
-
 // uniLogPrior returns the log prior density of entry (line, 0) of side s
 // at v, up to a constant, and whether its support is the real line.
 func uniLogPrior(f *condFixture, model Model, s, line int) (logp func(float64) float64, real bool) {
@@ -172,7 +133,7 @@ func TestConditionalUnivariateFactorEntry(t *testing.T) {
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			model := uniCondModels()[tc.model]
-			c, p := uniCondChain(t, f, model, tc.sigma2)
+			c, p := condChain(t, f, model, tc.sigma2)
 			logf, real := uniFactorLogDensity(f, model, tc.side, tc.line, tc.sigma2)
 			side := &c.sides[tc.side]
 			if side.real != real {
@@ -250,7 +211,7 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			model := uniCondModels()[tc.model]
-			c, _ := uniCondChain(t, f, model, 1)
+			c, _ := condChain(t, f, model, 1)
 			hyper := uniHyperSlices(c)
 			saved := condCloneAll(hyper)
 			pcg := rand.NewPCG(0, 0)

@@ -146,12 +146,14 @@ func gewekeWrite(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep in
 		copy(c.off.b, st.b)
 		copy(c.off.c, st.c)
 	}
-	gewekeWriteData(t, c, p, st, sweep)
+	gibbsWriteData(t, c, p, st.a, sweep)
 }
 
-func gewekeWriteData(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep int) {
+// gibbsWriteData sets the chain's observed values to values (row-major)
+// and refreshes the residuals.
+func gibbsWriteData(t *testing.T, c *gibbsChain, p *pool, values []float64, sweep int) {
 	t.Helper()
-	c.data = c.data.WithValues(st.a)
+	c.data = c.data.WithValues(values)
 	if err := c.recomputeResiduals(p, sweep); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +208,7 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 		}
 		gewekeRead(c, st)
 		g.drawData(st)
-		gewekeWriteData(t, c, p, st, s)
+		gibbsWriteData(t, c, p, st.a, s)
 	})
 }
 
@@ -254,6 +256,13 @@ func testGibbsChain(t *testing.T, model Model, data *Matrix, k int, h gewekeHype
 		pz := gewekeWrongTauShape{newHierarchicalPrior(cols, k, h.muMu, h.tauMu, h.a, h.b)}
 		return newGibbsChain(data, k, lik, pw, pz)
 	}
+	return gibbsChainOf(t, model, data, k)
+}
+
+// gibbsChainOf returns model's chain on data at rank k, failing the test
+// unless it is a *gibbsChain.
+func gibbsChainOf(t *testing.T, model Model, data *Matrix, k int) *gibbsChain {
+	t.Helper()
 	ch, err := model.newChain(data, k)
 	if err != nil {
 		t.Fatal(err)

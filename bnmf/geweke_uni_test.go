@@ -122,7 +122,7 @@ func uniGewekeSuccessive(t *testing.T, model Model, mutant bool, fs []uniFunc, n
 		}
 		uniRead(c, st)
 		uniDrawData(g, st, gewekeK, gewekeObserved())
-		uniWriteData(t, c, p, st, s)
+		gibbsWriteData(t, c, p, st.a, s)
 	})
 }
 
