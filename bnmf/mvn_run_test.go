@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"testing"
 )
 
@@ -70,22 +69,13 @@ func TestRowwiseSweepAllocs(t *testing.T) {
 // reports cpu-ns/op, the CPU time of all its threads per sweep, which
 // other processes on a shared machine inflate less than the wall time.
 func BenchmarkSweepRowwise(b *testing.B) {
-	shapes := []struct {
-		name            string
-		rows, cols, nnz int
-	}{
-		{"ml100k", 943, 1473, 99723},
-		{"ml1m", 6040, 3503, 999917},
-	}
-	for _, sh := range shapes {
-		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
-		runtime.GC()
+	forMovieLensShapes(b, func(shape string, data *Matrix) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, GGG{}, GGGA{}, GGGW{}} {
-				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
 					benchmarkSweeps(b, model, data, k)
 				})
 			}
 		}
-	}
+	})
 }
