@@ -214,10 +214,7 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 			c, _ := condChain(t, f, model, 1)
 			hyper := uniHyperSlices(c)
 			saved := condCloneAll(hyper)
-			pcg := rand.NewPCG(0, 0)
-			rng := rand.New(pcg)
 			e := tc.line*condK + tc.k
-			var chk condCheck
 			switch tc.param {
 			case "lambda":
 				m := model.(GEEA)
@@ -235,14 +232,12 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 					}
 					return (m.Alpha0-1+n)*math.Log(v) - (m.Beta0+sum)*v
 				}, 0, 0, 80)
-				for d := range condDraws {
-					condRestoreAll(hyper, saved)
-					pcg.Seed(uint64(700+ci), uint64(d))
+				condCheckHyperDraws(t, hyper, saved, uint64(700+ci), func(rng *rand.Rand, chk *condCheck) {
 					if err := g.updateGlobal(f.w, f.zt, rng); err != nil {
 						t.Fatal(err)
 					}
 					chk.add(dens, g.lambda[tc.k])
-				}
+				})
 			default:
 				p := c.sides[0].prior.(*laplacePrior)
 				glli := p.etas != nil
@@ -261,22 +256,19 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 					}
 					return uniLaplaceLogJoint(glli, a, b, xe, 1/s, eta0) - 2*math.Log(s)
 				}, 0, 0, 400)
-				for d := range condDraws {
-					condRestoreAll(hyper, saved)
-					pcg.Seed(uint64(700+ci), uint64(d))
+				condCheckHyperDraws(t, hyper, saved, uint64(700+ci), func(rng *rand.Rand, chk *condCheck) {
 					if bad := p.updateLine(tc.line, x, rng); bad >= 0 {
 						t.Fatalf("updateLine reports entry %d out of support", bad)
 					}
 					if tc.param == "prec" {
 						chk.add(precDens, p.prec[e])
-						continue
+						return
 					}
 					lambda := 1 / p.prec[e]
 					dens := newCondDensity(t, func(v float64) float64 { return uniLaplaceLogJoint(true, a, b, xe, lambda, v) }, 0, 0, 400)
 					chk.add(dens, p.etas[e])
-				}
+				})
 			}
-			chk.assert(t)
 		})
 	}
 }
