@@ -141,18 +141,7 @@ func condFactorLogDensity(f *condFixture, model Model, s, line int, sigma2 float
 			return math.Inf(-1)
 		}
 		x[e] = v
-		var lp float64
-		for _, en := range f.entries {
-			if (s == 0 && en.Row != line) || (s == 1 && en.Col != line) {
-				continue
-			}
-			var pred float64
-			for k := range condK {
-				pred += w[en.Row*condK+k] * zt[en.Col*condK+k]
-			}
-			r := en.Value - pred
-			lp -= r * r / (2 * sigma2)
-		}
+		lp := f.addLineLogLikelihood(0, w, zt, s, line, sigma2)
 		switch m := model.(type) {
 		case GEE:
 			lp -= m.Lambda * v // Exp(lambda)
@@ -165,6 +154,26 @@ func condFactorLogDensity(f *condFixture, model Model, s, line int, sigma2 float
 		}
 		return lp
 	}
+}
+
+// addLineLogLikelihood returns lp plus the log Gaussian likelihood, up to
+// a constant, of the observed entries of line (a row of W for s = 0, a
+// column of Z for s = 1) given the factors w and zt: lp less
+// (a_mn - w_m . z_n)^2 / (2 sigma2) for each entry, in the fixture's
+// order.
+func (f *condFixture) addLineLogLikelihood(lp float64, w, zt []float64, s, line int, sigma2 float64) float64 {
+	for _, en := range f.entries {
+		if (s == 0 && en.Row != line) || (s == 1 && en.Col != line) {
+			continue
+		}
+		var pred float64
+		for k := range condK {
+			pred += w[en.Row*condK+k] * zt[en.Col*condK+k]
+		}
+		r := en.Value - pred
+		lp -= r * r / (2 * sigma2)
+	}
+	return lp
 }
 
 // condStandardizedBound returns -lin/sqrt(prec) for a log density of the

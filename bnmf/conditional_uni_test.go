@@ -82,19 +82,7 @@ func uniFactorLogDensity(f *condFixture, model Model, s, line int, sigma2 float6
 			return math.Inf(-1)
 		}
 		x[e] = v
-		lp := logp(v)
-		for _, en := range f.entries {
-			if (s == 0 && en.Row != line) || (s == 1 && en.Col != line) {
-				continue
-			}
-			var pred float64
-			for k := range condK {
-				pred += w[en.Row*condK+k] * zt[en.Col*condK+k]
-			}
-			r := en.Value - pred
-			lp -= r * r / (2 * sigma2)
-		}
-		return lp
+		return f.addLineLogLikelihood(logp(v), w, zt, s, line, sigma2)
 	}, real
 }
 
