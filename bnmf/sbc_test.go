@@ -99,8 +99,9 @@ func TestSBC(t *testing.T) {
 	for mi, m := range models {
 		studies = append(studies, study(m.Name(), m, false, uint64(3000+10*mi)))
 	}
-	// The mutant sees the same replicates (prior draws and data) as GTTN.
-	studies = append(studies, study("GTTN-wrong-tau-shape", models[2], true, 3000+10*2))
+	// The mutant sees the same replicates (prior draws and data) as GTTN
+	// (models[2], seed 3020).
+	studies = append(studies, study("GTTN-wrong-tau-shape", models[2], true, 3020))
 	// With offsets (Biased, the Geweke test's offsets' hyperparameters),
 	// and the sampler whose tau_b conditional has the wrong shape
 	// (gewekeChainModel) on GEE+b's replicates.

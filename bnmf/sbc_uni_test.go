@@ -120,10 +120,11 @@ func TestSBCUnivariate(t *testing.T) {
 	for mi, m := range models {
 		studies = append(studies, study(m.Name(), m, false, uint64(5000+10*mi)))
 	}
-	// The mutants see the same replicates as GEEA and GL21.
-	studies = append(studies, study("GEEA-wrong-rate-shape", models[2], true, 5000+10*2),
-		study("GL21-coupling-forgotten", models[5], true, 5000+10*5))
-	// The ranks are not written with -sbc.out: results/sbc holds
-	// TestSBC's and TestSBCRowwise's only.
+	// The mutants see the same replicates as GEEA (models[2], seed 5020)
+	// and GL21 (models[5], seed 5050).
+	studies = append(studies, study("GEEA-wrong-rate-shape", models[2], true, 5020),
+		study("GL21-coupling-forgotten", models[5], true, 5050))
+	// The ranks are not written with -sbc.out, which results/sbc and
+	// results/sbc-rowwise use for TestSBC's and TestSBCRowwise's.
 	checkSBC(t, size, studies, "the wrong conditional", "")
 }
