@@ -116,12 +116,7 @@ func TestConditionalHyperparameters(t *testing.T) {
 			case "lambda":
 				fixed = newCondDensity(t, func(v float64) float64 { return condLogJoint(model, w, mu0, tau0, v) }, 0, 0, 80)
 			}
-			pcg := rand.NewPCG(0, 0)
-			rng := rand.New(pcg)
-			var chk condCheck
-			for d := range condDraws {
-				condRestoreAll(hyper, saved)
-				pcg.Seed(uint64(100+ci), uint64(d))
+			condCheckHyperDraws(t, hyper, saved, uint64(100+ci), func(rng *rand.Rand, chk *condCheck) {
 				if bad := h.updateLine(tc.line, x, rng); bad >= 0 {
 					t.Fatalf("updateLine reports entry %d out of support", bad)
 				}
@@ -135,8 +130,24 @@ func TestConditionalHyperparameters(t *testing.T) {
 					dens := newCondDensity(t, func(v float64) float64 { return condLogJoint(model, w, mu, v, lam0) }, 0, 0, 80)
 					chk.add(dens, h.tau[e])
 				}
-			}
-			chk.assert(t)
+			})
 		})
 	}
+}
+
+// condCheckHyperDraws makes condDraws draws of hyperparameters, each from
+// the same state (the slices hyper restored to saved) with rng seeded
+// with (seed, d) for draw d: draw makes one and adds its values to chk,
+// which is then asserted.
+func condCheckHyperDraws(t *testing.T, hyper, saved [][]float64, seed uint64, draw func(rng *rand.Rand, chk *condCheck)) {
+	t.Helper()
+	pcg := rand.NewPCG(0, 0)
+	rng := rand.New(pcg)
+	var chk condCheck
+	for d := range condDraws {
+		condRestoreAll(hyper, saved)
+		pcg.Seed(seed, uint64(d))
+		draw(rng, &chk)
+	}
+	chk.assert(t)
 }

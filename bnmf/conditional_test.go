@@ -87,26 +87,32 @@ func condModel(name string) Model {
 }
 
 // condChain builds the model's chain on the fixture, sets its state and
-// returns it with a one-worker pool.
+// returns it with a one-worker pool. The state is the fixture's factors
+// and, by prior: its mu, tau and lambda as a hierarchical prior's; its tau
+// as GLL's and GLLI's prior precisions 1/lambda_ik and its lambda as
+// GLLI's eta_ik; uniCondARD as GEEA's rates.
 func condChain(t *testing.T, f *condFixture, model Model, sigma2 float64) (*gibbsChain, *pool) {
 	t.Helper()
-	ch, err := model.newChain(f.data, condK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := ch.(*gibbsChain)
-	if !ok {
-		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-	}
+	c := gibbsChainOf(t, model, f.data, condK)
 	copy(c.w, f.w)
 	copy(c.zt, f.zt)
 	for s, hyper := range [2][3][]float64{{f.muW, f.tauW, f.lamW}, {f.muZ, f.tauZ, f.lamZ}} {
-		if h, ok := c.sides[s].prior.(*hierarchicalPrior); ok {
-			copy(h.mu, hyper[0])
-			copy(h.tau, hyper[1])
-			if h.lambda != nil {
-				copy(h.lambda, hyper[2])
+		switch p := c.sides[s].prior.(type) {
+		case *hierarchicalPrior:
+			copy(p.mu, hyper[0])
+			copy(p.tau, hyper[1])
+			if p.lambda != nil {
+				copy(p.lambda, hyper[2])
 			}
+		case *laplacePrior:
+			copy(p.prec, hyper[1])
+			if p.etas != nil {
+				copy(p.etas, hyper[2])
+			}
+		case ardExponentialPrior:
+			copy(p.lambda, uniCondARD)
+		case ardExponentialLast:
+			copy(p.lambda, uniCondARD)
 		}
 	}
 	c.sigma2 = sigma2
@@ -135,18 +141,7 @@ func condFactorLogDensity(f *condFixture, model Model, s, line int, sigma2 float
 			return math.Inf(-1)
 		}
 		x[e] = v
-		var lp float64
-		for _, en := range f.entries {
-			if (s == 0 && en.Row != line) || (s == 1 && en.Col != line) {
-				continue
-			}
-			var pred float64
-			for k := range condK {
-				pred += w[en.Row*condK+k] * zt[en.Col*condK+k]
-			}
-			r := en.Value - pred
-			lp -= r * r / (2 * sigma2)
-		}
+		lp := f.addLineLogLikelihood(0, w, zt, s, line, sigma2)
 		switch m := model.(type) {
 		case GEE:
 			lp -= m.Lambda * v // Exp(lambda)
@@ -159,6 +154,26 @@ func condFactorLogDensity(f *condFixture, model Model, s, line int, sigma2 float
 		}
 		return lp
 	}
+}
+
+// addLineLogLikelihood returns lp plus the log Gaussian likelihood, up to
+// a constant, of the observed entries of line (a row of W for s = 0, a
+// column of Z for s = 1) given the factors w and zt: lp less
+// (a_mn - w_m . z_n)^2 / (2 sigma2) for each entry, in the fixture's
+// order.
+func (f *condFixture) addLineLogLikelihood(lp float64, w, zt []float64, s, line int, sigma2 float64) float64 {
+	for _, en := range f.entries {
+		if (s == 0 && en.Row != line) || (s == 1 && en.Col != line) {
+			continue
+		}
+		var pred float64
+		for k := range condK {
+			pred += w[en.Row*condK+k] * zt[en.Col*condK+k]
+		}
+		r := en.Value - pred
+		lp -= r * r / (2 * sigma2)
+	}
+	return lp
 }
 
 // condStandardizedBound returns -lin/sqrt(prec) for a log density of the
@@ -208,30 +223,39 @@ func TestConditionalFactorEntry(t *testing.T) {
 				}
 			}
 			dens := newCondDensity(t, logf, 0, 0, 40)
-			side := &c.sides[tc.side]
-			e := tc.line * condK
-			saved := slices.Clone(side.x)
-			savedResid := slices.Clone(c.resid)
-			hyper := condHyperSlices(c, tc.side)
-			savedHyper := condCloneAll(hyper)
-			wk := p.workers[0]
-			var chk condCheck
-			for d := range condDraws {
-				copy(side.x, saved)
-				copy(c.resid, savedResid)
-				condRestoreAll(hyper, savedHyper)
-				wk.pcg.Seed(uint64(ci)+1, uint64(d))
-				if err := c.updateLine(side, wk, tc.line); err != nil {
-					t.Fatal(err)
-				}
-				chk.add(dens, side.x[e])
-				if d == 0 {
-					condCheckResiduals(t, c)
-				}
-			}
-			chk.assert(t)
+			condCheckFactorDraws(t, c, p, &c.sides[tc.side], tc.line, condHyperSlices(c, tc.side), dens, uint64(ci)+1)
 		})
 	}
+}
+
+// condCheckFactorDraws draws line (a row of W or a column of Z, as side
+// is) condDraws times by gibbsChain.updateLine, each time from the same
+// state (the factors, residuals and the hyperparameter slices hyper
+// restored) with p's first worker's stream seeded with (seed, d) for draw
+// d, and checks the draws of the line's first entry against dens; after
+// the first draw, the residuals must match the data (condCheckResiduals).
+func condCheckFactorDraws(t *testing.T, c *gibbsChain, p *pool, side *factorSide, line int, hyper [][]float64, dens *condDensity, seed uint64) {
+	t.Helper()
+	e := line * condK
+	saved := slices.Clone(side.x)
+	savedResid := slices.Clone(c.resid)
+	savedHyper := condCloneAll(hyper)
+	wk := p.workers[0]
+	var chk condCheck
+	for d := range condDraws {
+		copy(side.x, saved)
+		copy(c.resid, savedResid)
+		condRestoreAll(hyper, savedHyper)
+		wk.pcg.Seed(seed, uint64(d))
+		if err := c.updateLine(side, wk, line); err != nil {
+			t.Fatal(err)
+		}
+		chk.add(dens, side.x[e])
+		if d == 0 {
+			condCheckResiduals(t, c)
+		}
+	}
+	chk.assert(t)
 }
 
 // condCheckResiduals asserts that the incrementally updated residuals equal

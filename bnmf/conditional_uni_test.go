@@ -28,45 +28,6 @@ func uniCondModels() map[string]Model {
 // uniCondARD are GEEA's rates lambda_k in the fixed state.
 var uniCondARD = []float64{1.5, 0.7}
 
-// uniCondChain builds the model's chain on the fixture and sets its state:
-// the fixture's factors, its tau as GLL's and GLLI's prior precisions
-// 1/lambda_ik, its lambda as GLLI's eta_ik, and uniCondARD as GEEA's
-// rates.
-func uniCondChain(t *testing.T, f *condFixture, model Model, sigma2 float64) (*gibbsChain, *pool) {
-	t.Helper()
-	ch, err := model.newChain(f.data, condK)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := ch.(*gibbsChain)
-	if !ok {
-		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-	}
-	copy(c.w, f.w)
-	copy(c.zt, f.zt)
-	for s, hyper := range [2][2][]float64{{f.tauW, f.lamW}, {f.tauZ, f.lamZ}} {
-		switch p := c.sides[s].prior.(type) {
-		case *laplacePrior:
-			copy(p.prec, hyper[0])
-			if p.etas != nil {
-				copy(p.etas, hyper[1])
-			}
-		case ardExponentialPrior:
-			copy(p.lambda, uniCondARD)
-		case ardExponentialLast:
-			copy(p.lambda, uniCondARD)
-		}
-	}
-	c.sigma2 = sigma2
-	c.invSigma2 = 1 / sigma2
-	p := newPool(1, 1, c.scratchSize())
-	t.Cleanup(p.close)
-	if err := c.recomputeResiduals(p, 0); err != nil {
-		t.Fatal(err)
-	}
-	return c, p
-}
-
 // uniLogPrior returns the log prior density of entry (line, 0) of side s
 // at v, up to a constant, and whether its support is the real line.
 func uniLogPrior(f *condFixture, model Model, s, line int) (logp func(float64) float64, real bool) {
@@ -121,19 +82,7 @@ func uniFactorLogDensity(f *condFixture, model Model, s, line int, sigma2 float6
 			return math.Inf(-1)
 		}
 		x[e] = v
-		lp := logp(v)
-		for _, en := range f.entries {
-			if (s == 0 && en.Row != line) || (s == 1 && en.Col != line) {
-				continue
-			}
-			var pred float64
-			for k := range condK {
-				pred += w[en.Row*condK+k] * zt[en.Col*condK+k]
-			}
-			r := en.Value - pred
-			lp -= r * r / (2 * sigma2)
-		}
-		return lp
+		return f.addLineLogLikelihood(logp(v), w, zt, s, line, sigma2)
 	}, real
 }
 
@@ -172,7 +121,7 @@ func TestConditionalUnivariateFactorEntry(t *testing.T) {
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			model := uniCondModels()[tc.model]
-			c, p := uniCondChain(t, f, model, tc.sigma2)
+			c, p := condChain(t, f, model, tc.sigma2)
 			logf, real := uniFactorLogDensity(f, model, tc.side, tc.line, tc.sigma2)
 			side := &c.sides[tc.side]
 			if side.real != real {
@@ -184,27 +133,7 @@ func TestConditionalUnivariateFactorEntry(t *testing.T) {
 			} else {
 				dens = newCondDensity(t, logf, 0, 0, 40)
 			}
-			e := tc.line * condK
-			saved := slices.Clone(side.x)
-			savedResid := slices.Clone(c.resid)
-			hyper := uniHyperSlices(c)
-			savedHyper := condCloneAll(hyper)
-			wk := p.workers[0]
-			var chk condCheck
-			for d := range condDraws {
-				copy(side.x, saved)
-				copy(c.resid, savedResid)
-				condRestoreAll(hyper, savedHyper)
-				wk.pcg.Seed(uint64(ci)+500, uint64(d))
-				if err := c.updateLine(side, wk, tc.line); err != nil {
-					t.Fatal(err)
-				}
-				chk.add(dens, side.x[e])
-				if d == 0 {
-					condCheckResiduals(t, c)
-				}
-			}
-			chk.assert(t)
+			condCheckFactorDraws(t, c, p, side, tc.line, uniHyperSlices(c), dens, uint64(ci)+500)
 		})
 	}
 }
@@ -270,13 +199,10 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			model := uniCondModels()[tc.model]
-			c, _ := uniCondChain(t, f, model, 1)
+			c, _ := condChain(t, f, model, 1)
 			hyper := uniHyperSlices(c)
 			saved := condCloneAll(hyper)
-			pcg := rand.NewPCG(0, 0)
-			rng := rand.New(pcg)
 			e := tc.line*condK + tc.k
-			var chk condCheck
 			switch tc.param {
 			case "lambda":
 				m := model.(GEEA)
@@ -294,14 +220,12 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 					}
 					return (m.Alpha0-1+n)*math.Log(v) - (m.Beta0+sum)*v
 				}, 0, 0, 80)
-				for d := range condDraws {
-					condRestoreAll(hyper, saved)
-					pcg.Seed(uint64(700+ci), uint64(d))
+				condCheckHyperDraws(t, hyper, saved, uint64(700+ci), func(rng *rand.Rand, chk *condCheck) {
 					if err := g.updateGlobal(f.w, f.zt, rng); err != nil {
 						t.Fatal(err)
 					}
 					chk.add(dens, g.lambda[tc.k])
-				}
+				})
 			default:
 				p := c.sides[0].prior.(*laplacePrior)
 				glli := p.etas != nil
@@ -320,22 +244,19 @@ func TestConditionalUnivariateHyperparameters(t *testing.T) {
 					}
 					return uniLaplaceLogJoint(glli, a, b, xe, 1/s, eta0) - 2*math.Log(s)
 				}, 0, 0, 400)
-				for d := range condDraws {
-					condRestoreAll(hyper, saved)
-					pcg.Seed(uint64(700+ci), uint64(d))
+				condCheckHyperDraws(t, hyper, saved, uint64(700+ci), func(rng *rand.Rand, chk *condCheck) {
 					if bad := p.updateLine(tc.line, x, rng); bad >= 0 {
 						t.Fatalf("updateLine reports entry %d out of support", bad)
 					}
 					if tc.param == "prec" {
 						chk.add(precDens, p.prec[e])
-						continue
+						return
 					}
 					lambda := 1 / p.prec[e]
 					dens := newCondDensity(t, func(v float64) float64 { return uniLaplaceLogJoint(true, a, b, xe, lambda, v) }, 0, 0, 400)
 					chk.add(dens, p.etas[e])
-				}
+				})
 			}
-			chk.assert(t)
 		})
 	}
 }

@@ -147,11 +147,27 @@ func (g gewekeSampler) drawData(st *gewekeState) {
 	}
 }
 
-// gewekeFunc is a bounded test function of a draw.
-type gewekeFunc struct {
+// stateFunc is a named scalar function of one draw of a model's
+// parameters and data, held in a state of type S: a test function of a
+// joint-distribution test or a quantity ranked by simulation-based
+// calibration.
+type stateFunc[S any] struct {
 	name string
-	f    func(*gewekeState) float64
+	f    func(*S) float64
 }
+
+// stateFuncNames returns the names of fs, in order.
+func stateFuncNames[S any](fs []stateFunc[S]) []string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+	}
+	return names
+}
+
+// gewekeFunc is a bounded test function of a draw of GEE, GTT, GTTN or
+// GRRN (with or without offsets), or a quantity ranked by TestSBC.
+type gewekeFunc = stateFunc[gewekeState]
 
 func gewekeFuncs(t *testing.T, h gewekeHyper) []gewekeFunc {
 	t.Helper()
@@ -205,10 +221,20 @@ func gewekeFuncs(t *testing.T, h gewekeHyper) []gewekeFunc {
 func gewekeMarginal(h gewekeHyper, fs []gewekeFunc, n int, seed uint64) (mean, se []float64) {
 	g := newGewekeSampler(seed)
 	st := newGewekeState(h)
-	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
-	for range n {
+	return gewekeMarginalMoments(fs, st, n, func() {
 		g.drawParams(h, st)
 		g.drawData(st)
+	})
+}
+
+// gewekeMarginalMoments runs a marginal-conditional simulator for n
+// independent draws and returns each test function's mean and standard
+// error: draw replaces st with a new draw of the parameters from the prior
+// and of the data given them.
+func gewekeMarginalMoments[S any](fs []stateFunc[S], st *S, n int, draw func()) (mean, se []float64) {
+	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
+	for range n {
+		draw()
 		for i, f := range fs {
 			v := f.f(st)
 			sum[i] += v

@@ -146,12 +146,14 @@ func gewekeWrite(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep in
 		copy(c.off.b, st.b)
 		copy(c.off.c, st.c)
 	}
-	gewekeWriteData(t, c, p, st, sweep)
+	gibbsWriteData(t, c, p, st.a, sweep)
 }
 
-func gewekeWriteData(t *testing.T, c *gibbsChain, p *pool, st *gewekeState, sweep int) {
+// gibbsWriteData sets the chain's observed values to values (row-major)
+// and refreshes the residuals.
+func gibbsWriteData(t *testing.T, c *gibbsChain, p *pool, values []float64, sweep int) {
 	t.Helper()
-	c.data = c.data.WithValues(st.a)
+	c.data = c.data.WithValues(values)
 	if err := c.recomputeResiduals(p, sweep); err != nil {
 		t.Fatal(err)
 	}
@@ -190,14 +192,7 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 	st := newGewekeState(h)
 	g.drawParams(h, st)
 	g.drawData(st)
-	entries := make([]Entry, len(gewekeObserved()))
-	for q, ij := range gewekeObserved() {
-		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: st.a[q]}
-	}
-	data, err := NewMatrix(gewekeRows, gewekeCols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := observedMatrix(t, gewekeRows, gewekeCols, gewekeObserved(), st.a)
 	for q, e := range data.Entries() {
 		if e.Row != gewekeObserved()[q][0] || e.Col != gewekeObserved()[q][1] {
 			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, gewekeObserved()[q])
@@ -207,19 +202,29 @@ func gewekeSuccessive(t *testing.T, model Model, h gewekeHyper, mutant bool, fs 
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	gewekeWrite(t, c, p, st, 0)
+	return gewekeBatchMoments(fs, st, n, func(s int) {
+		if err := c.sweep(p, s); err != nil {
+			t.Fatal(err)
+		}
+		gewekeRead(c, st)
+		g.drawData(st)
+		gibbsWriteData(t, c, p, st.a, s)
+	})
+}
 
+// gewekeBatchMoments runs a successive-conditional simulator for n sweeps,
+// rounded down to gewekeBatches equal batches, and returns each test
+// function's mean and batch-means standard error: step makes sweep s
+// (from 1), copies the chain's parameters into st and draws new data
+// given them, into st and the chain.
+func gewekeBatchMoments[S any](fs []stateFunc[S], st *S, n int, step func(s int)) (mean, se []float64) {
 	batch := n / gewekeBatches
 	bsum := make([][]float64, len(fs))
 	for i := range bsum {
 		bsum[i] = make([]float64, gewekeBatches)
 	}
 	for s := 1; s <= batch*gewekeBatches; s++ {
-		if err := c.sweep(p, s); err != nil {
-			t.Fatal(err)
-		}
-		gewekeRead(c, st)
-		g.drawData(st)
-		gewekeWriteData(t, c, p, st, s)
+		step(s)
 		b := (s - 1) / batch
 		for i, f := range fs {
 			bsum[i][b] += f.f(st)
@@ -251,6 +256,13 @@ func testGibbsChain(t *testing.T, model Model, data *Matrix, k int, h gewekeHype
 		pz := gewekeWrongTauShape{newHierarchicalPrior(cols, k, h.muMu, h.tauMu, h.a, h.b)}
 		return newGibbsChain(data, k, lik, pw, pz)
 	}
+	return gibbsChainOf(t, model, data, k)
+}
+
+// gibbsChainOf returns model's chain on data at rank k, failing the test
+// unless it is a *gibbsChain.
+func gibbsChainOf(t *testing.T, model Model, data *Matrix, k int) *gibbsChain {
+	t.Helper()
 	ch, err := model.newChain(data, k)
 	if err != nil {
 		t.Fatal(err)
@@ -335,11 +347,7 @@ func TestGewekeJointDistribution(t *testing.T) {
 			fs := gewekeFuncs(t, h)
 			mm, ms := gewekeMarginal(h, fs, nMarginal, uint64(2*ci+1))
 			sm, ss := gewekeSuccessive(t, tc.model, h, tc.mutant, fs, nSuccessive, uint64(2*ci+2))
-			names := make([]string, len(fs))
-			for i, f := range fs {
-				names[i] = f.name
-			}
-			gewekeCompare(t, names, mm, ms, sm, ss, tc.mutant, "the wrong tau conditional")
+			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, "the wrong tau conditional")
 		})
 	}
 }

@@ -27,11 +27,9 @@ func uniGewekeModels() []Model {
 	}
 }
 
-// uniFunc is a bounded test function of a draw.
-type uniFunc struct {
-	name string
-	f    func(*uniState) float64
-}
+// uniFunc is a bounded test function of a draw of a model of
+// uniGewekeModels, or a quantity ranked by TestSBCUnivariate.
+type uniFunc = stateFunc[uniState]
 
 // uniGewekeFuncs returns the test functions: factors (and, the priors of
 // the real-valued models being symmetric, their absolute values, whose
@@ -99,22 +97,10 @@ func uniDrawData(g gewekeSampler, st *uniState, k int, cells [][2]int) {
 func uniGewekeMarginal(model Model, fs []uniFunc, n int, seed uint64) (mean, se []float64) {
 	g := newGewekeSampler(seed)
 	st := newUniState(model, uniGewekeShape)
-	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
-	for range n {
+	return gewekeMarginalMoments(fs, st, n, func() {
 		uniDrawParams(g, model, gewekeK, st)
 		uniDrawData(g, st, gewekeK, gewekeObserved())
-		for i, f := range fs {
-			v := f.f(st)
-			sum[i] += v
-			sum2[i] += v * v
-		}
-	}
-	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
-	for i := range fs {
-		mean[i] = sum[i] / float64(n)
-		se[i] = math.Sqrt((sum2[i] - sum[i]*mean[i]) / float64(n-1) / float64(n))
-	}
-	return mean, se
+	})
 }
 
 // uniGewekeSuccessive runs the successive-conditional simulator from an
@@ -125,47 +111,19 @@ func uniGewekeSuccessive(t *testing.T, model Model, mutant bool, fs []uniFunc, n
 	st := newUniState(model, uniGewekeShape)
 	uniDrawParams(g, model, gewekeK, st)
 	uniDrawData(g, st, gewekeK, gewekeObserved())
-	entries := make([]Entry, len(gewekeObserved()))
-	for q, ij := range gewekeObserved() {
-		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: st.a[q]}
-	}
-	data, err := NewMatrix(gewekeRows, gewekeCols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := observedMatrix(t, gewekeRows, gewekeCols, gewekeObserved(), st.a)
 	c := uniChain(t, model, data, gewekeK, mutant)
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	uniWrite(t, c, p, st, 0)
-	batch := n / gewekeBatches
-	bsum := make([][]float64, len(fs))
-	for i := range bsum {
-		bsum[i] = make([]float64, gewekeBatches)
-	}
-	for s := 1; s <= batch*gewekeBatches; s++ {
+	return gewekeBatchMoments(fs, st, n, func(s int) {
 		if err := c.sweep(p, s); err != nil {
 			t.Fatal(err)
 		}
 		uniRead(c, st)
 		uniDrawData(g, st, gewekeK, gewekeObserved())
-		uniWriteData(t, c, p, st, s)
-		b := (s - 1) / batch
-		for i, f := range fs {
-			bsum[i][b] += f.f(st)
-		}
-	}
-	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
-	for i := range fs {
-		var sum, sum2 float64
-		for _, v := range bsum[i] {
-			m := v / float64(batch)
-			sum += m
-			sum2 += m * m
-		}
-		mean[i] = sum / gewekeBatches
-		se[i] = math.Sqrt((sum2 - sum*mean[i]) / (gewekeBatches - 1) / gewekeBatches)
-	}
-	return mean, se
+		gibbsWriteData(t, c, p, st.a, s)
+	})
 }
 
 // TestGewekeUnivariate is TestGewekeJointDistribution for the models of
@@ -198,11 +156,7 @@ func TestGewekeUnivariate(t *testing.T) {
 			fs := uniGewekeFuncs(newUniState(tc.model, uniGewekeShape), uniLikelihood(tc.model))
 			mm, ms := uniGewekeMarginal(tc.model, fs, nMarginal, uint64(4000+2*ci))
 			sm, ss := uniGewekeSuccessive(t, tc.model, tc.mutant, fs, nSuccessive, uint64(4001+2*ci))
-			names := make([]string, len(fs))
-			for i, f := range fs {
-				names[i] = f.name
-			}
-			gewekeCompare(t, names, mm, ms, sm, ss, tc.mutant, "the wrong conditional")
+			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, "the wrong conditional")
 		})
 	}
 }

@@ -266,11 +266,9 @@ func mvnTestChain(t testing.TB, model Model, data *Matrix, k int, mutant bool) *
 	return c
 }
 
-// mvnFunc is a bounded test function of a draw.
-type mvnFunc struct {
-	name string
-	f    func(*mvnState) float64
-}
+// mvnFunc is a bounded test function of a draw of a row-wise Gaussian
+// model, or a quantity ranked by TestSBCRowwise.
+type mvnFunc = stateFunc[mvnState]
 
 func mvnGewekeFuncs(model Model, sigmaMedian float64) []mvnFunc {
 	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
@@ -324,22 +322,10 @@ func mvnGewekeFuncs(model Model, sigmaMedian float64) []mvnFunc {
 func mvnGewekeMarginal(t *testing.T, model Model, fs []mvnFunc, n int, seed uint64) (mean, se []float64) {
 	g := newGewekeSampler(seed)
 	st := newMVNState(gewekeRows, gewekeCols, gewekeK, len(gewekeObserved()))
-	sum, sum2 := make([]float64, len(fs)), make([]float64, len(fs))
-	for range n {
+	return gewekeMarginalMoments(fs, st, n, func() {
 		mvnDrawParams(t, g, model, st)
 		mvnDrawData(g, st)
-		for i, f := range fs {
-			v := f.f(st)
-			sum[i] += v
-			sum2[i] += v * v
-		}
-	}
-	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
-	for i := range fs {
-		mean[i] = sum[i] / float64(n)
-		se[i] = math.Sqrt((sum2[i] - sum[i]*mean[i]) / float64(n-1) / float64(n))
-	}
-	return mean, se
+	})
 }
 
 // mvnDrawData draws every observed entry of the Geweke matrix from
@@ -358,47 +344,19 @@ func mvnGewekeSuccessive(t *testing.T, model Model, mutant bool, fs []mvnFunc, n
 	st := newMVNState(gewekeRows, gewekeCols, gewekeK, len(gewekeObserved()))
 	mvnDrawParams(t, g, model, st)
 	mvnDrawData(g, st)
-	entries := make([]Entry, len(gewekeObserved()))
-	for q, ij := range gewekeObserved() {
-		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: st.a[q]}
-	}
-	data, err := NewMatrix(gewekeRows, gewekeCols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := observedMatrix(t, gewekeRows, gewekeCols, gewekeObserved(), st.a)
 	c := mvnTestChain(t, model, data, gewekeK, mutant)
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	mvnWrite(t, c, p, st, 0)
-	batch := n / gewekeBatches
-	bsum := make([][]float64, len(fs))
-	for i := range bsum {
-		bsum[i] = make([]float64, gewekeBatches)
-	}
-	for s := 1; s <= batch*gewekeBatches; s++ {
+	return gewekeBatchMoments(fs, st, n, func(s int) {
 		if err := c.sweep(p, s); err != nil {
 			t.Fatal(err)
 		}
 		mvnRead(c, st)
 		mvnDrawData(g, st)
 		mvnWriteData(t, c, p, st, s)
-		b := (s - 1) / batch
-		for i, f := range fs {
-			bsum[i][b] += f.f(st)
-		}
-	}
-	mean, se = make([]float64, len(fs)), make([]float64, len(fs))
-	for i := range fs {
-		var sum, sum2 float64
-		for _, v := range bsum[i] {
-			m := v / float64(batch)
-			sum += m
-			sum2 += m * m
-		}
-		mean[i] = sum / gewekeBatches
-		se[i] = math.Sqrt((sum2 - sum*mean[i]) / (gewekeBatches - 1) / gewekeBatches)
-	}
-	return mean, se
+	})
 }
 
 // mvnGewekeModels returns the row-wise Gaussian models with the
@@ -446,11 +404,7 @@ func TestGewekeRowwise(t *testing.T) {
 			fs := mvnGewekeFuncs(tc.model, median)
 			mm, ms := mvnGewekeMarginal(t, tc.model, fs, nMarginal, uint64(2*ci+101))
 			sm, ss := mvnGewekeSuccessive(t, tc.model, tc.mutant, fs, nSuccessive, uint64(2*ci+102))
-			names := make([]string, len(fs))
-			for i, f := range fs {
-				names[i] = f.name
-			}
-			gewekeCompare(t, names, mm, ms, sm, ss, tc.mutant, "the uncentred scale matrix")
+			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, "the uncentred scale matrix")
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"testing"
 )
 
@@ -56,23 +55,7 @@ func TestRowwiseSweepAllocs(t *testing.T) {
 	skipUnderRace(t)
 	train, _, _ := planted(t, 60, 50, 4, 0.5, 0.3, 14)
 	for _, model := range []Model{GGG{}, GGGA{}, GGGW{}} {
-		ch, err := model.newChain(train, 8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := newPool(2, 1, ch.scratchSize())
-		if err := ch.init(p); err != nil {
-			t.Fatal(err)
-		}
-		sweep := 1
-		allocs := testing.AllocsPerRun(20, func() {
-			if err := ch.sweep(p, sweep); err != nil {
-				t.Fatal(err)
-			}
-			sweep++
-		})
-		p.close()
-		if allocs != 0 {
+		if allocs := sweepAllocs(t, model, train, 8, 2, false); allocs != 0 {
 			t.Errorf("%s: %v allocations per sweep, want 0", model.Name(), allocs)
 		}
 	}
@@ -86,52 +69,13 @@ func TestRowwiseSweepAllocs(t *testing.T) {
 // reports cpu-ns/op, the CPU time of all its threads per sweep, which
 // other processes on a shared machine inflate less than the wall time.
 func BenchmarkSweepRowwise(b *testing.B) {
-	shapes := []struct {
-		name            string
-		rows, cols, nnz int
-	}{
-		{"ml100k", 943, 1473, 99723},
-		{"ml1m", 6040, 3503, 999917},
-	}
-	for _, sh := range shapes {
-		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
-		runtime.GC()
+	forMovieLensShapes(b, func(shape string, data *Matrix) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, GGG{}, GGGA{}, GGGW{}} {
-				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
-					benchmarkSweepsCPU(b, model, data, k)
+				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
+					benchmarkSweeps(b, model, data, k)
 				})
 			}
 		}
-	}
-}
-
-// benchmarkSweepsCPU is benchmarkSweeps, reporting also the process's CPU
-// time per sweep when cpuTime can read it.
-func benchmarkSweepsCPU(b *testing.B, model Model, data *Matrix, k int) {
-	ch, err := model.newChain(data, k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := Settings{Rank: k}.resolved()
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := newPool(s.Workers, 1, ch.scratchSize())
-	defer p.close()
-	if err := ch.init(p); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	cpu0, ok := processCPUTime()
-	sweep := 1
-	for b.Loop() {
-		if err := ch.sweep(p, sweep); err != nil {
-			b.Fatal(err)
-		}
-		sweep++
-	}
-	if cpu1, ok1 := processCPUTime(); ok && ok1 {
-		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
-	}
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-	"time"
 )
 
 // Simulation-based calibration (see TestSBC) of the row-wise Gaussian
@@ -107,14 +106,8 @@ func mvnSBCModels() []Model {
 // mvnSBCRun runs one replicate's chain from the true parameters, thinned
 // as sbcRun does, and ranks each true value among the kept draws.
 func mvnSBCRun(t *testing.T, model Model, mutant bool, qs []mvnFunc, sh simShape, r *mvnReplicate, th sbcThinning, seed uint64) sbcOutcome {
-	entries := make([]Entry, len(r.train))
-	for q, ij := range r.train {
-		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: r.st.a[q]}
-	}
-	data, err := NewMatrix(sh.rows, sh.cols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Helper()
+	data := observedMatrix(t, sh.rows, sh.cols, r.train, r.st.a)
 	c := mvnTestChain(t, model, data, sh.k, false)
 	if mutant {
 		h := c.hyper.(isotropicPrior)
@@ -128,18 +121,11 @@ func mvnSBCRun(t *testing.T, model Model, mutant bool, qs []mvnFunc, sh simShape
 	if c.off != nil {
 		st.b, st.c = make([]float64, sh.rows), make([]float64, sh.cols)
 	}
-	truth := make([]float64, len(qs))
-	for q, f := range qs {
-		truth[q] = f.f(r.st)
-	}
-	return th.run(t, truth, func(n int, vals []float64) error {
+	return sbcRankChain(t, th, qs, r.st, st, func(n int) error {
 		if err := c.sweep(p, n); err != nil {
 			return fmt.Errorf("%s: %w", model.Name(), err)
 		}
 		mvnRead(c, st)
-		for q, f := range qs {
-			vals[q] = f.f(st)
-		}
 		return nil
 	})
 }
@@ -160,72 +146,22 @@ func TestSBCRowwise(t *testing.T) {
 	size := sbcSizeFor()
 	sh := defaultSimShape()
 	models := mvnSBCModels()
-	type study struct {
-		name   string
-		model  Model
-		mutant bool
-		seed   uint64
+	study := func(name string, model Model, mutant bool, seed uint64) sbcStudy {
+		qs := mvnSBCQuantities(model, sh)
+		return sbcStudy{name: name, mutant: mutant, quantities: stateFuncNames(qs),
+			replicate: func(t *testing.T, r int) sbcOutcome {
+				rep := drawMVNReplicate(t, model, sh, replicateSeed(seed, r))
+				return mvnSBCRun(t, model, mutant, qs, sh, rep, size.th, replicateSeed(seed+1, r))
+			}}
 	}
-	var studies []study
-	var total int
+	var studies []sbcStudy
 	for mi, m := range models {
-		studies = append(studies, study{m.Name(), m, false, uint64(5000 + 10*mi)})
-		total += len(mvnSBCQuantities(m, sh))
+		studies = append(studies, study(m.Name(), m, false, uint64(5000+10*mi)))
 	}
 	// GGG with offsets (the Geweke test's offsets' hyperparameters).
 	biased := Biased{Model: models[0], Offsets: gewekeOffsets()}
-	studies = append(studies, study{biased.Name(), biased, false, 5100})
-	total += len(mvnSBCQuantities(biased, sh))
+	studies = append(studies, study(biased.Name(), biased, false, 5100))
 	// The mutant sees the same replicates as GGG.
-	studies = append(studies, study{"GGG-half-prior-precision", models[0], true, studies[0].seed})
-	alpha := sbcFamily / float64(total)
-	t.Logf("%d replicates, L = %d draws, %d bins; %d quantities over the models: each rejects at p < %.2g",
-		size.reps, size.th.draws, size.bins, total, alpha)
-	for _, st := range studies {
-		t.Run(st.name, func(t *testing.T) {
-			start := time.Now()
-			qs := mvnSBCQuantities(st.model, sh)
-			outs := make([]sbcOutcome, size.reps)
-			var sweeps, capped int
-			for r := range size.reps {
-				rep := drawMVNReplicate(t, st.model, sh, replicateSeed(st.seed, r))
-				outs[r] = mvnSBCRun(t, st.model, st.mutant, qs, sh, rep, size.th, replicateSeed(st.seed+1, r))
-				sweeps += outs[r].sweeps
-				if outs[r].capped {
-					capped++
-				}
-			}
-			t.Logf("%s: %d replicates in %v, %.0f sweeps per replicate on average, %d stopped at %d sweeps short of the effective sample size",
-				st.name, size.reps, time.Since(start).Round(time.Millisecond), float64(sweeps)/float64(size.reps), capped, size.th.maxSweeps)
-			if *sbcOut != "" {
-				sq := make([]sbcQuantity, len(qs))
-				for i, q := range qs {
-					sq[i].name = q.name
-				}
-				if err := writeSBCRanks(*sbcOut, st.name, sq, size.th.draws, outs); err != nil {
-					t.Fatal(err)
-				}
-			}
-			minP, worst := 1.0, ""
-			for q, f := range qs {
-				ranks := make([]int, size.reps)
-				for r, o := range outs {
-					ranks[r] = o.ranks[q]
-				}
-				stat, p := rankChiSquare(ranks, size.th.draws, size.bins)
-				t.Logf("%-14s chi2(%d) = %7.2f  p = %.3g", f.name, size.bins-1, stat, p)
-				if p < minP {
-					minP, worst = p, f.name
-				}
-				if !st.mutant && !(p >= alpha) {
-					t.Errorf("%s: ranks of the true values are not uniform: chi2(%d) = %.2f, p = %.3g < %.2g",
-						f.name, size.bins-1, stat, p, alpha)
-				}
-			}
-			t.Logf("smallest p = %.3g (%s)", minP, worst)
-			if st.mutant && !(minP < alpha) {
-				t.Errorf("the halved prior precision went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
-			}
-		})
-	}
+	studies = append(studies, study("GGG-half-prior-precision", models[0], true, 5000))
+	checkSBC(t, size, studies, "the halved prior precision", *sbcOut)
 }

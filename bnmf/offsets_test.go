@@ -25,13 +25,7 @@ func biasedModels() []Model {
 func plantedBiased(t testing.TB, rows, cols, k int, density float64, seed uint64) (train *Matrix, test []Entry, b, c []float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 2))
-	w, z := make([]float64, rows*k), make([]float64, cols*k)
-	for i := range w {
-		w[i] = 1.2 * rng.Float64()
-	}
-	for i := range z {
-		z[i] = 1.2 * rng.Float64()
-	}
+	w, z := plantedFactors(rng, rows, cols, k)
 	b, c = make([]float64, rows), make([]float64, cols)
 	for i := range b {
 		b[i] = 0.5 * rng.NormFloat64()
@@ -39,29 +33,14 @@ func plantedBiased(t testing.TB, rows, cols, k int, density float64, seed uint64
 	for j := range c {
 		c[j] = 0.5 * rng.NormFloat64()
 	}
-	var entries []Entry
-	for i := range rows {
-		for j := range cols {
-			if rng.Float64() >= density {
-				continue
-			}
-			v := 3 + b[i] + c[j] + 0.1*rng.NormFloat64()
-			for kk := range k {
-				v += w[i*k+kk] * z[j*k+kk]
-			}
-			e := Entry{Row: i, Col: j, Value: v}
-			if rng.Float64() < 0.1 {
-				test = append(test, e)
-			} else {
-				entries = append(entries, e)
-			}
+	train, test = plantedEntries(t, rng, rows, cols, density, func(i, j int) float64 {
+		v := 3 + b[i] + c[j] + 0.1*rng.NormFloat64()
+		for kk := range k {
+			v += w[i*k+kk] * z[j*k+kk]
 		}
-	}
-	m, err := NewMatrix(rows, cols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, test, b, c
+		return v
+	})
+	return train, test, b, c
 }
 
 // TestBiasedWorkersDeterminism checks that 1, 2 and 3 workers give
@@ -111,37 +90,7 @@ func TestBiasedWorkersDeterminism(t *testing.T) {
 // allocates nothing once the chain is built.
 func TestBiasedSweepAllocatesNothing(t *testing.T) {
 	train, _, _, _ := plantedBiased(t, 30, 40, 3, 0.5, 5)
-	for _, model := range biasedModels() {
-		for _, c := range []struct {
-			workers int
-			float32 bool
-		}{{1, false}, {3, false}, {3, true}} {
-			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), c.workers, c.float32), func(t *testing.T) {
-				ch, err := model.newChain(train, 4)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f, ok := ch.(float32Reader); ok && c.float32 {
-					f.useFloat32Factors()
-				}
-				p := newPool(c.workers, 1, ch.scratchSize())
-				defer p.close()
-				if err := ch.init(p); err != nil {
-					t.Fatal(err)
-				}
-				sweep := 1
-				allocs := testing.AllocsPerRun(20, func() {
-					if err := ch.sweep(p, sweep); err != nil {
-						t.Fatal(err)
-					}
-					sweep++
-				})
-				if allocs != 0 {
-					t.Errorf("%v allocations per sweep, want 0", allocs)
-				}
-			})
-		}
-	}
+	checkSweepAllocatesNothing(t, biasedModels(), train)
 }
 
 // TestBiasedRecovery fits data with planted offsets: GRRN+b must find the

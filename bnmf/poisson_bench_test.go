@@ -3,7 +3,6 @@ package bnmf
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 )
 
@@ -15,23 +14,15 @@ import (
 //
 //	go test ./bnmf -run '^$' -bench SweepPoisson -count 5
 func BenchmarkSweepPoisson(b *testing.B) {
-	for _, sh := range []struct {
-		name            string
-		rows, cols, nnz int
-	}{
-		{"ml100k", 943, 1473, 99723},
-		{"ml1m", 6040, 3503, 999917},
-	} {
-		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
-		runtime.GC()
+	forMovieLensShapes(b, func(shape string, data *Matrix) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, PGG{}, PGGG{}} {
-				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
 					benchmarkSweeps(b, model, data, k)
 				})
 			}
 		}
-	}
+	})
 }
 
 // BenchmarkSplitCount measures the split of a count of 3 over K

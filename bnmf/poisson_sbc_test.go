@@ -224,16 +224,10 @@ func TestPoissonGeweke(t *testing.T) {
 // poissonSBCQuantities are the quantities TestPoissonSBC ranks: two
 // entries each of W and Z, the prediction w_0 . z_0, the mean of W and,
 // for PGGG, two rates h and the mean rate of the rows.
-func poissonSBCQuantities(hier bool, sh simShape) []struct {
-	name string
-	f    func(*poissonState) float64
-} {
+func poissonSBCQuantities(hier bool, sh simShape) []stateFunc[poissonState] {
 	k := sh.k
 	wLast, zLast := (sh.rows-1)*k+k-1, (sh.cols-1)*k+k-1
-	type q = struct {
-		name string
-		f    func(*poissonState) float64
-	}
+	type q = stateFunc[poissonState]
 	qs := []q{
 		{"W[0][0]", func(s *poissonState) float64 { return s.w[0] }},
 		{fmt.Sprintf("W[%d][%d]", sh.rows-1, k-1), func(s *poissonState) float64 { return s.w[wLast] }},
@@ -327,26 +321,16 @@ func TestPoissonSBC(t *testing.T) {
 // doubling its length from th.minSweeps until every quantity's bulk
 // effective sample size reaches th.essFactor*th.draws (or th.maxSweeps),
 // then ranking each true value among th.draws equally spaced draws.
-func poissonSBCRun(t *testing.T, c *poissonChain, truth *poissonState, qs []struct {
-	name string
-	f    func(*poissonState) float64
-}, th sbcThinning, seed uint64) sbcOutcome {
+func poissonSBCRun(t *testing.T, c *poissonChain, truth *poissonState, qs []stateFunc[poissonState], th sbcThinning, seed uint64) sbcOutcome {
 	t.Helper()
 	p := newPool(1, seed, c.scratchSize())
 	defer p.close()
 	st := &poissonState{w: slices.Clone(truth.w), zt: slices.Clone(truth.zt), h: [2][]float64{slices.Clone(truth.h[0]), slices.Clone(truth.h[1])}}
-	values := make([]float64, len(qs))
-	for q, f := range qs {
-		values[q] = f.f(truth)
-	}
-	return th.run(t, values, func(n int, vals []float64) error {
+	return sbcRankChain(t, th, qs, truth, st, func(n int) error {
 		if err := c.sweep(p, n); err != nil {
 			return err
 		}
 		st.read(c)
-		for q, f := range qs {
-			vals[q] = f.f(st)
-		}
 		return nil
 	})
 }

@@ -21,37 +21,14 @@ import (
 func plantedCounts(t testing.TB, rows, cols, k int, density float64, seed uint64) (train *Matrix, test []Entry) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 3))
-	w := make([]float64, rows*k)
-	z := make([]float64, cols*k)
-	for i := range w {
-		w[i] = 1.2 * rng.Float64()
-	}
-	for i := range z {
-		z[i] = 1.2 * rng.Float64()
-	}
-	var entries []Entry
-	for i := range rows {
-		for j := range cols {
-			if rng.Float64() >= density {
-				continue
-			}
-			var mu float64
-			for kk := range k {
-				mu += w[i*k+kk] * z[j*k+kk]
-			}
-			e := Entry{Row: i, Col: j, Value: distuv.Poisson{Lambda: mu, Src: rng}.Rand()}
-			if rng.Float64() < 0.1 {
-				test = append(test, e)
-			} else {
-				entries = append(entries, e)
-			}
+	w, z := plantedFactors(rng, rows, cols, k)
+	return plantedEntries(t, rng, rows, cols, density, func(i, j int) float64 {
+		var mu float64
+		for kk := range k {
+			mu += w[i*k+kk] * z[j*k+kk]
 		}
-	}
-	m, err := NewMatrix(rows, cols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, test
+		return distuv.Poisson{Lambda: mu, Src: rng}.Rand()
+	})
 }
 
 func poissonModels() []Model { return []Model{PGG{}, PGGG{}} }

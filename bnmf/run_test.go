@@ -18,26 +18,47 @@ import (
 func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uint64) (train *Matrix, test []Entry, dataVar float64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
-	w := make([]float64, rows*k)
-	z := make([]float64, cols*k)
+	w, z := plantedFactors(rng, rows, cols, k)
+	m, test := plantedEntries(t, rng, rows, cols, density, func(i, j int) float64 {
+		var v float64
+		for kk := range k {
+			v += w[i*k+kk] * z[j*k+kk]
+		}
+		// Clipped at zero: NMF needs nonnegative data.
+		return math.Max(0, v+noiseSD*rng.NormFloat64())
+	})
+	return m, test, m.Variance()
+}
+
+// plantedFactors draws rank-k factors W (rows x k) and Z (cols x k), row
+// by row, with entries uniform on [0, 1.2]: W's from rng first, then Z's.
+func plantedFactors(rng *rand.Rand, rows, cols, k int) (w, z []float64) {
+	w = make([]float64, rows*k)
+	z = make([]float64, cols*k)
 	for i := range w {
 		w[i] = 1.2 * rng.Float64()
 	}
 	for i := range z {
 		z[i] = 1.2 * rng.Float64()
 	}
+	return w, z
+}
+
+// plantedEntries visits the cells of a rows x cols matrix in row-major
+// order, observes each with probability density, gives an observed cell
+// (i, j) the value value(i, j) and holds one in ten of them out. It
+// returns the training matrix and the held-out entries. Per cell, rng
+// draws whether it is observed, then value draws what it needs, then rng
+// draws whether it is held out.
+func plantedEntries(t testing.TB, rng *rand.Rand, rows, cols int, density float64, value func(i, j int) float64) (train *Matrix, test []Entry) {
+	t.Helper()
 	var entries []Entry
 	for i := range rows {
 		for j := range cols {
 			if rng.Float64() >= density {
 				continue
 			}
-			var v float64
-			for kk := range k {
-				v += w[i*k+kk] * z[j*k+kk]
-			}
-			// Clipped at zero: NMF needs nonnegative data.
-			e := Entry{Row: i, Col: j, Value: math.Max(0, v+noiseSD*rng.NormFloat64())}
+			e := Entry{Row: i, Col: j, Value: value(i, j)}
 			if rng.Float64() < 0.1 {
 				test = append(test, e)
 			} else {
@@ -49,7 +70,7 @@ func planted(t testing.TB, rows, cols, k int, density, noiseSD float64, seed uin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, test, m.Variance()
+	return m, test
 }
 
 func allModels() []Model {
@@ -235,38 +256,53 @@ func TestRunErrors(t *testing.T) {
 // MovieLens shapes; this makes it a test).
 func TestSweepAllocatesNothing(t *testing.T) {
 	train, _, _ := planted(t, 30, 40, 3, 0.5, 0.1, 5)
-	for _, model := range allModels() {
+	checkSweepAllocatesNothing(t, allModels(), train)
+}
+
+// checkSweepAllocatesNothing checks, in a subtest per model and setting,
+// that a sweep of each model's chain on train at K = 4 allocates nothing
+// with one worker, with three, and with three and float32 factors.
+func checkSweepAllocatesNothing(t *testing.T, models []Model, train *Matrix) {
+	t.Helper()
+	for _, model := range models {
 		for _, c := range []struct {
 			workers int
 			float32 bool
 		}{{1, false}, {3, false}, {3, true}} {
-			workers := c.workers
-			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), workers, c.float32), func(t *testing.T) {
-				ch, err := model.newChain(train, 4)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f, ok := ch.(float32Reader); ok && c.float32 {
-					f.useFloat32Factors()
-				}
-				p := newPool(workers, 1, ch.scratchSize())
-				defer p.close()
-				if err := ch.init(p); err != nil {
-					t.Fatal(err)
-				}
-				sweep := 1
-				allocs := testing.AllocsPerRun(20, func() {
-					if err := ch.sweep(p, sweep); err != nil {
-						t.Fatal(err)
-					}
-					sweep++
-				})
-				if allocs != 0 {
+			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), c.workers, c.float32), func(t *testing.T) {
+				if allocs := sweepAllocs(t, model, train, 4, c.workers, c.float32); allocs != 0 {
 					t.Errorf("%v allocations per sweep, want 0", allocs)
 				}
 			})
 		}
 	}
+}
+
+// sweepAllocs returns the allocations per sweep of model's chain on train
+// at rank k with workers workers (and float32 factors, with float32Factors,
+// where the chain has them), averaged over 20 sweeps after its
+// initialisation by testing.AllocsPerRun.
+func sweepAllocs(t *testing.T, model Model, train *Matrix, k, workers int, float32Factors bool) float64 {
+	t.Helper()
+	ch, err := model.newChain(train, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, ok := ch.(float32Reader); ok && float32Factors {
+		f.useFloat32Factors()
+	}
+	p := newPool(workers, 1, ch.scratchSize())
+	defer p.close()
+	if err := ch.init(p); err != nil {
+		t.Fatal(err)
+	}
+	sweep := 1
+	return testing.AllocsPerRun(20, func() {
+		if err := ch.sweep(p, sweep); err != nil {
+			t.Fatal(err)
+		}
+		sweep++
+	})
 }
 
 // TestVagueHyperpriorStarts checks that a GRRN hyperprior with a tiny

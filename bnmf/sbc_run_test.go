@@ -12,12 +12,6 @@ import (
 // quantities whose ranks are recorded, and the chain of one replicate,
 // started at the true parameters.
 
-// sbcQuantity is a scalar function of a draw whose rank is recorded.
-type sbcQuantity struct {
-	name string
-	f    func(st *gewekeState) float64
-}
-
 // sbcQuantities returns the quantities ranked for a model on shape sh: two
 // entries of W and two of Z (first and last line, different factors),
 // sigma^2, the prediction w_0 . z_0 (the same under any relabelling of the
@@ -29,10 +23,10 @@ type sbcQuantity struct {
 // shape (gewekeWrongTauShape) moves each tau by about a quarter of its
 // posterior spread, too little to see in one entry's ranks at a hundred
 // replicates, but the mean of 36 of them by much more.
-func sbcQuantities(h gewekeHyper, sh simShape) []sbcQuantity {
+func sbcQuantities(h gewekeHyper, sh simShape) []gewekeFunc {
 	k := sh.k
 	wLast, zLast := (sh.rows-1)*k+k-1, (sh.cols-1)*k+k-1
-	qs := []sbcQuantity{
+	qs := []gewekeFunc{
 		{"W[0][0]", func(s *gewekeState) float64 { return s.w[0] }},
 		{fmt.Sprintf("W[%d][%d]", sh.rows-1, k-1), func(s *gewekeState) float64 { return s.w[wLast] }},
 		{"Z[1][0]", func(s *gewekeState) float64 { return s.zt[1] }},
@@ -42,28 +36,28 @@ func sbcQuantities(h gewekeHyper, sh simShape) []sbcQuantity {
 	}
 	if h.hierarchical {
 		qs = append(qs,
-			sbcQuantity{"muW[0][0]", func(s *gewekeState) float64 { return s.mu[0][0] }},
-			sbcQuantity{"tauW[0][0]", func(s *gewekeState) float64 { return s.tau[0][0] }},
-			sbcQuantity{fmt.Sprintf("muZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.mu[1][zLast] }},
-			sbcQuantity{fmt.Sprintf("tauZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.tau[1][zLast] }},
-			sbcQuantity{"mean muW", func(s *gewekeState) float64 { return sbcMean(s.mu[0]) }},
-			sbcQuantity{"mean tauW", func(s *gewekeState) float64 { return sbcMean(s.tau[0]) }},
+			gewekeFunc{"muW[0][0]", func(s *gewekeState) float64 { return s.mu[0][0] }},
+			gewekeFunc{"tauW[0][0]", func(s *gewekeState) float64 { return s.tau[0][0] }},
+			gewekeFunc{fmt.Sprintf("muZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.mu[1][zLast] }},
+			gewekeFunc{fmt.Sprintf("tauZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.tau[1][zLast] }},
+			gewekeFunc{"mean muW", func(s *gewekeState) float64 { return sbcMean(s.mu[0]) }},
+			gewekeFunc{"mean tauW", func(s *gewekeState) float64 { return sbcMean(s.tau[0]) }},
 		)
 	}
 	if h.biases {
 		qs = append(qs,
-			sbcQuantity{"mu", func(s *gewekeState) float64 { return s.mu0 }},
-			sbcQuantity{"b[0]", func(s *gewekeState) float64 { return s.b[0] }},
-			sbcQuantity{fmt.Sprintf("c[%d]", sh.cols-1), func(s *gewekeState) float64 { return s.c[sh.cols-1] }},
-			sbcQuantity{"tau_b", func(s *gewekeState) float64 { return s.tauB }},
-			sbcQuantity{"tau_c", func(s *gewekeState) float64 { return s.tauC }},
+			gewekeFunc{"mu", func(s *gewekeState) float64 { return s.mu0 }},
+			gewekeFunc{"b[0]", func(s *gewekeState) float64 { return s.b[0] }},
+			gewekeFunc{fmt.Sprintf("c[%d]", sh.cols-1), func(s *gewekeState) float64 { return s.c[sh.cols-1] }},
+			gewekeFunc{"tau_b", func(s *gewekeState) float64 { return s.tauB }},
+			gewekeFunc{"tau_c", func(s *gewekeState) float64 { return s.tauC }},
 		)
 	}
 	if h.withLambda {
 		qs = append(qs,
-			sbcQuantity{"lambdaW[0][0]", func(s *gewekeState) float64 { return s.lambda[0][0] }},
-			sbcQuantity{fmt.Sprintf("lambdaZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.lambda[1][zLast] }},
-			sbcQuantity{"mean lambdaW", func(s *gewekeState) float64 { return sbcMean(s.lambda[0]) }},
+			gewekeFunc{"lambdaW[0][0]", func(s *gewekeState) float64 { return s.lambda[0][0] }},
+			gewekeFunc{fmt.Sprintf("lambdaZ[%d][%d]", k-1, sh.cols-1), func(s *gewekeState) float64 { return s.lambda[1][zLast] }},
+			gewekeFunc{"mean lambdaW", func(s *gewekeState) float64 { return sbcMean(s.lambda[0]) }},
 		)
 	}
 	return qs
@@ -162,20 +156,34 @@ func (th sbcThinning) run(t *testing.T, truth []float64, step func(n int, vals [
 // on the draws, as in Talts et al.'s procedure; that could tilt the ranks
 // of a correct sampler slightly, by less than the large run can resolve
 // (results/sbc).
-func sbcRun(t *testing.T, model Model, h gewekeHyper, mutant bool, qs []sbcQuantity, r *simReplicate, th sbcThinning, seed uint64) sbcOutcome {
+func sbcRun(t *testing.T, model Model, h gewekeHyper, mutant bool, qs []gewekeFunc, r *simReplicate, th sbcThinning, seed uint64) sbcOutcome {
 	t.Helper()
 	c, p := sbcChain(t, model, h, mutant, r, seed)
 	defer p.close()
 	st := newSimState(h, r.shape)
-	truth := make([]float64, len(qs))
-	for q, f := range qs {
-		truth[q] = f.f(r.st)
-	}
-	return th.run(t, truth, func(n int, vals []float64) error {
+	return sbcRankChain(t, th, qs, r.st, st, func(n int) error {
 		if err := c.sweep(p, n); err != nil {
 			return fmt.Errorf("%s: %w", model.Name(), err)
 		}
 		gewekeRead(c, st)
+		return nil
+	})
+}
+
+// sbcRankChain runs a replicate's chain as sbcThinning.run describes and
+// ranks each quantity of qs at the true parameters and data truth among
+// the kept draws: step makes sweep n (from 1) and copies the chain's
+// parameters into st, where qs are evaluated after it.
+func sbcRankChain[S any](t *testing.T, th sbcThinning, qs []stateFunc[S], truth, st *S, step func(n int) error) sbcOutcome {
+	t.Helper()
+	values := make([]float64, len(qs))
+	for q, f := range qs {
+		values[q] = f.f(truth)
+	}
+	return th.run(t, values, func(n int, vals []float64) error {
+		if err := step(n); err != nil {
+			return err
+		}
 		for q, f := range qs {
 			vals[q] = f.f(st)
 		}

@@ -83,48 +83,76 @@ func TestSBC(t *testing.T) {
 	skipUnderRace(t)
 	size := sbcSizeFor()
 	sh := defaultSimShape()
-	type study struct {
-		name   string
-		model  Model
-		mutant bool // the wrong tau conditional: must be rejected
-		seed   uint64
+	// study returns the calibration of model (with mutant, of its sampler
+	// with the wrong conditional) on replicates drawn with seed.
+	study := func(name string, model Model, mutant bool, seed uint64) sbcStudy {
+		h := gewekeHyperOf(t, model)
+		qs := sbcQuantities(h, sh)
+		return sbcStudy{name: name, mutant: mutant, quantities: stateFuncNames(qs),
+			replicate: func(t *testing.T, r int) sbcOutcome {
+				rep := drawSimReplicate(h, sh, replicateSeed(seed, r))
+				return sbcRun(t, model, h, mutant, qs, rep, size.th, replicateSeed(seed+1, r))
+			}}
 	}
-	var studies []study
-	for mi, m := range simModels() {
-		studies = append(studies, study{m.Name(), m, false, uint64(3000 + 10*mi)})
+	var studies []sbcStudy
+	models := simModels()
+	for mi, m := range models {
+		studies = append(studies, study(m.Name(), m, false, uint64(3000+10*mi)))
 	}
-	// The mutant sees the same replicates (prior draws and data) as GTTN.
-	studies = append(studies, study{"GTTN-wrong-tau-shape", studies[2].model, true, studies[2].seed})
+	// The mutant sees the same replicates (prior draws and data) as GTTN
+	// (models[2], seed 3020).
+	studies = append(studies, study("GTTN-wrong-tau-shape", models[2], true, 3020))
 	// With offsets (Biased, the Geweke test's offsets' hyperparameters),
 	// and the sampler whose tau_b conditional has the wrong shape
 	// (gewekeChainModel) on GEE+b's replicates.
-	geeB := Biased{Model: simModels()[0], Offsets: gewekeOffsets()}
+	geeB := Biased{Model: models[0], Offsets: gewekeOffsets()}
 	studies = append(studies,
-		study{"GEE+b", geeB, false, 3100},
-		study{"GRRN+b", Biased{Model: simModels()[3], Offsets: gewekeOffsets()}, false, 3110},
-		study{"GEE+b-wrong-tau_b-shape", geeB, true, 3100},
+		study("GEE+b", geeB, false, 3100),
+		study("GRRN+b", Biased{Model: models[3], Offsets: gewekeOffsets()}, false, 3110),
+		study("GEE+b-wrong-tau_b-shape", geeB, true, 3100),
 	)
+	checkSBC(t, size, studies, "the wrong conditional", *sbcOut)
+}
 
+// sbcStudy is one sampler's part in a simulation-based calibration test.
+type sbcStudy struct {
+	name string
+	// mutant marks a sampler with a wrong conditional, which the test
+	// must reject.
+	mutant bool
+	// quantities names the ranked quantities, in the order of an
+	// outcome's ranks.
+	quantities []string
+	// replicate draws replicate r (from 0) from the prior, runs its chain
+	// from the true parameters and ranks the true values (sbcRun).
+	replicate func(t *testing.T, r int) sbcOutcome
+}
+
+// checkSBC runs size.reps replicates of every study, each in a subtest,
+// and tests each quantity's ranks for uniformity (rankChiSquare). A
+// correct sampler's quantity fails below alpha, sbcFamily divided by the
+// number of quantities of all correct samplers (Bonferroni); a mutant
+// fails unless its smallest p-value is below alpha, in a message naming
+// its fault wrong. With out not empty, every study's ranks are written to
+// that directory (writeSBCRanks).
+func checkSBC(t *testing.T, size sbcSize, studies []sbcStudy, wrong, out string) {
+	t.Helper()
 	var total int
 	for _, st := range studies {
 		if !st.mutant {
-			total += len(sbcQuantities(gewekeHyperOf(t, st.model), sh))
+			total += len(st.quantities)
 		}
 	}
 	alpha := sbcFamily / float64(total)
 	t.Logf("%d replicates, L = %d draws, %d bins; %d quantities over the models: each rejects at p < %.2g",
 		size.reps, size.th.draws, size.bins, total, alpha)
-
 	for _, st := range studies {
 		t.Run(st.name, func(t *testing.T) {
 			start := time.Now()
-			h := gewekeHyperOf(t, st.model)
-			qs := sbcQuantities(h, sh)
 			outs := make([]sbcOutcome, size.reps)
 			var sweeps, capped int
 			for r := range size.reps {
-				rep := drawSimReplicate(h, sh, replicateSeed(st.seed, r))
-				outs[r] = sbcRun(t, st.model, h, st.mutant, qs, rep, size.th, replicateSeed(st.seed+1, r))
+				outs[r] = st.replicate(t, r)
 				sweeps += outs[r].sweeps
 				if outs[r].capped {
 					capped++
@@ -132,30 +160,30 @@ func TestSBC(t *testing.T) {
 			}
 			t.Logf("%s: %d replicates in %v, %.0f sweeps per replicate on average, %d stopped at %d sweeps short of the effective sample size",
 				st.name, size.reps, time.Since(start).Round(time.Millisecond), float64(sweeps)/float64(size.reps), capped, size.th.maxSweeps)
-			if *sbcOut != "" {
-				if err := writeSBCRanks(*sbcOut, st.name, qs, size.th.draws, outs); err != nil {
+			if out != "" {
+				if err := writeSBCRanks(out, st.name, st.quantities, size.th.draws, outs); err != nil {
 					t.Fatal(err)
 				}
 			}
 			minP, worst := 1.0, ""
-			for q, f := range qs {
+			for q, name := range st.quantities {
 				ranks := make([]int, size.reps)
 				for r, o := range outs {
 					ranks[r] = o.ranks[q]
 				}
 				stat, p := rankChiSquare(ranks, size.th.draws, size.bins)
-				t.Logf("%-14s chi2(%d) = %7.2f  p = %.3g", f.name, size.bins-1, stat, p)
+				t.Logf("%-14s chi2(%d) = %7.2f  p = %.3g", name, size.bins-1, stat, p)
 				if p < minP {
-					minP, worst = p, f.name
+					minP, worst = p, name
 				}
 				if !st.mutant && !(p >= alpha) {
 					t.Errorf("%s: ranks of the true values are not uniform: chi2(%d) = %.2f, p = %.3g < %.2g",
-						f.name, size.bins-1, stat, p, alpha)
+						name, size.bins-1, stat, p, alpha)
 				}
 			}
 			t.Logf("smallest p = %.3g (%s)", minP, worst)
 			if st.mutant && !(minP < alpha) {
-				t.Errorf("the wrong conditional went undetected: smallest p = %.3g (%s), want < %.2g", minP, worst, alpha)
+				t.Errorf("%s went undetected: smallest p = %.3g (%s), want < %.2g", wrong, minP, worst, alpha)
 			}
 		})
 	}
@@ -184,7 +212,7 @@ func rankChiSquare(ranks []int, draws, bins int) (stat, p float64) {
 // dir/sbc-ranks-<name>.csv: a header "model,replicate,draws,sweeps"
 // followed by the quantities' names, then one row per replicate with the
 // number L of draws each rank is among and the sweeps its chain ran.
-func writeSBCRanks(dir, name string, qs []sbcQuantity, draws int, outs []sbcOutcome) error {
+func writeSBCRanks(dir, name string, quantities []string, draws int, outs []sbcOutcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -195,9 +223,7 @@ func writeSBCRanks(dir, name string, qs []sbcQuantity, draws int, outs []sbcOutc
 	}
 	w := csv.NewWriter(f)
 	header := []string{"model", "replicate", "draws", "sweeps"}
-	for _, q := range qs {
-		header = append(header, q.name)
-	}
+	header = append(header, quantities...)
 	if err := w.Write(header); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", path, err)

@@ -143,18 +143,26 @@ func drawSimReplicate(h gewekeHyper, sh simShape, seed uint64) *simReplicate {
 // row-major order is that of r.train (and so of r.st.a).
 func (r *simReplicate) matrix(t *testing.T) *Matrix {
 	t.Helper()
-	entries := make([]Entry, len(r.train))
-	for q, ij := range r.train {
-		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: r.st.a[q]}
-	}
-	m, err := NewMatrix(r.shape.rows, r.shape.cols, entries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := observedMatrix(t, r.shape.rows, r.shape.cols, r.train, r.st.a)
 	for q, e := range m.Entries() {
 		if e.Row != r.train[q][0] || e.Col != r.train[q][1] {
 			t.Fatalf("row-major entry %d is (%d, %d), want %v", q, e.Row, e.Col, r.train[q])
 		}
+	}
+	return m
+}
+
+// observedMatrix returns the rows x cols matrix whose observed entries are
+// cells, with values[q] at cells[q].
+func observedMatrix(t testing.TB, rows, cols int, cells [][2]int, values []float64) *Matrix {
+	t.Helper()
+	entries := make([]Entry, len(cells))
+	for q, ij := range cells {
+		entries[q] = Entry{Row: ij[0], Col: ij[1], Value: values[q]}
+	}
+	m, err := NewMatrix(rows, cols, entries)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }

@@ -216,14 +216,7 @@ func (p uniWrongL21) natural(int, int) (prec, lin float64) {
 // uniWrongLaplace (model GLL).
 func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibbsChain {
 	t.Helper()
-	ch, err := model.newChain(data, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, ok := ch.(*gibbsChain)
-	if !ok {
-		t.Fatalf("%s chain is %T, not *gibbsChain", model.Name(), ch)
-	}
+	c := gibbsChainOf(t, model, data, k)
 	if mutant {
 		switch m := model.(type) {
 		case GEEA:
@@ -264,15 +257,7 @@ func uniWrite(t *testing.T, c *gibbsChain, p *pool, st *uniState, sweep int) {
 	copy(c.zt, st.zt)
 	condRestoreAll(uniChainHyper(c), st.hyper)
 	c.sigma2 = st.sigma2
-	uniWriteData(t, c, p, st, sweep)
-}
-
-func uniWriteData(t *testing.T, c *gibbsChain, p *pool, st *uniState, sweep int) {
-	t.Helper()
-	c.data = c.data.WithValues(st.a)
-	if err := c.recomputeResiduals(p, sweep); err != nil {
-		t.Fatal(err)
-	}
+	gibbsWriteData(t, c, p, st.a, sweep)
 }
 
 // uniRead copies the chain's parameters and data into st.

@@ -37,27 +37,15 @@ func movieLensShape(tb testing.TB, rows, cols, observed int) *Matrix {
 // BenchmarkSweep measures one sweep (W, Z, hyperparameters and sigma^2) per
 // model on matrices shaped like cleaned MovieLens 100K and 1M.
 func BenchmarkSweep(b *testing.B) {
-	shapes := []struct {
-		name            string
-		rows, cols, nnz int
-	}{
-		{"ml100k", 943, 1473, 99723},
-		{"ml1m", 6040, 3503, 999917},
-	}
-	for _, sh := range shapes {
-		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
-		// Building the matrix leaves garbage (the map of drawn
-		// positions); collect it now so that the collector does not run
-		// on the measured cores during the first benchmarks.
-		runtime.GC()
+	forMovieLensShapes(b, func(shape string, data *Matrix) {
 		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}} {
 			for _, k := range []int{10, 20, 50} {
-				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), sh.name, k), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
 					benchmarkSweeps(b, model, data, k)
 				})
 			}
 		}
-	}
+	})
 }
 
 // ml25mShape builds the matrix of synthetic.ML25M, with the shape and
@@ -91,6 +79,16 @@ func BenchmarkSweep25M(b *testing.B) {
 // BenchmarkSweepFloat32 is BenchmarkSweep for GRRN at K = 50 with
 // Settings.Float32Factors.
 func BenchmarkSweepFloat32(b *testing.B) {
+	forMovieLensShapes(b, func(shape string, data *Matrix) {
+		b.Run(fmt.Sprintf("GRRN/%s/K=50", shape), func(b *testing.B) { benchmarkSweepsFloat32(b, GRRN{}, data, 50) })
+	})
+}
+
+// forMovieLensShapes calls bench with the name and a matrix
+// (movieLensShape) of each shape of cleaned MovieLens the sweep benchmarks
+// run on: "ml100k" (943 x 1473 with 99,723 ratings) and "ml1m" (6040 x
+// 3503 with 999,917).
+func forMovieLensShapes(b *testing.B, bench func(shape string, data *Matrix)) {
 	for _, sh := range []struct {
 		name            string
 		rows, cols, nnz int
@@ -99,13 +97,17 @@ func BenchmarkSweepFloat32(b *testing.B) {
 		{"ml1m", 6040, 3503, 999917},
 	} {
 		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
+		// Building the matrix leaves garbage (the map of drawn
+		// positions); collect it now so that the collector does not run
+		// on the measured cores during the first benchmarks.
 		runtime.GC()
-		b.Run(fmt.Sprintf("GRRN/%s/K=50", sh.name), func(b *testing.B) { benchmarkSweepsFloat32(b, GRRN{}, data, 50) })
+		bench(sh.name, data)
 	}
 }
 
 // benchmarkSweeps times sweeps of model's chain on data at rank k, with
-// GOMAXPROCS workers, after its initialisation.
+// GOMAXPROCS workers, after its initialisation, and reports cpu-ns/op, the
+// process's CPU time per sweep, where processCPUTime can read it.
 func benchmarkSweeps(b *testing.B, model Model, data *Matrix, k int) {
 	benchmarkChainSweeps(b, model, data, k, false)
 }

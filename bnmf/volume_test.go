@@ -141,7 +141,7 @@ func TestConditionalVolumeEntry(t *testing.T) {
 		gamma := 0.7
 		for ci, tc := range cases {
 			t.Run(fmt.Sprintf("%s/W%d", model.Name(), tc.line), func(t *testing.T) {
-				c, p := uniCondChain(t, f, model, tc.sigma2)
+				c, p := condChain(t, f, model, tc.sigma2)
 				side := &c.sides[0]
 				if side.real != real || side.seq == nil {
 					t.Fatalf("side W: real %v sequential %v, want %v true", side.real, side.seq != nil, real)

@@ -3,12 +3,9 @@
 package dataset
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -22,28 +19,7 @@ func TestOpenFileDigestDetectsThroughPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(content)
-	pipe := filepath.Join(t.TempDir(), "ratings")
-	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
-		t.Skip("cannot make a named pipe:", err)
-	}
-	wrote := make(chan error, 1)
-	go func() {
-		w, err := os.OpenFile(pipe, os.O_WRONLY, 0)
-		if err == nil {
-			_, err = w.Write(content)
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-		}
-		wrote <- err
-	}()
-	r, digest, err := OpenFileDigest(context.Background(), pipe, "", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-wrote; err != nil {
-		t.Fatal(err)
-	}
+	r, digest := openThroughPipe(t, "ratings", content, "")
 	if digest != hex.EncodeToString(sum[:]) {
 		t.Errorf("digest %s, want that of the whole file", digest)
 	}

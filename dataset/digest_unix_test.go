@@ -30,28 +30,7 @@ func TestOpenFileDigestReadsOnce(t *testing.T) {
 		t.Errorf("digest of the file %s, want %s", digest, want)
 	}
 
-	pipe := filepath.Join(t.TempDir(), "p.csv")
-	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
-		t.Skip("cannot make a named pipe:", err)
-	}
-	wrote := make(chan error, 1)
-	go func() {
-		w, err := os.OpenFile(pipe, os.O_WRONLY, 0)
-		if err == nil {
-			_, err = w.WriteString(content)
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-		}
-		wrote <- err
-	}()
-	fromPipe, digest, err := OpenFileDigest(context.Background(), pipe, "triplets", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-wrote; err != nil {
-		t.Fatal(err)
-	}
+	fromPipe, digest := openThroughPipe(t, "p.csv", []byte(content), "triplets")
 	if digest != want {
 		t.Errorf("digest of the pipe %s, want %s", digest, want)
 	}
@@ -59,4 +38,35 @@ func TestOpenFileDigestReadsOnce(t *testing.T) {
 	if !reflect.DeepEqual(fromPipe, fromFile) {
 		t.Errorf("the pipe gave %+v, the file %+v", fromPipe, fromFile)
 	}
+}
+
+// openThroughPipe writes content into a named pipe called name, in a
+// temporary directory, and reads it with OpenFileDigest in format (empty:
+// detected), returning the ratings and the digest. It skips the test where
+// a named pipe cannot be made.
+func openThroughPipe(t *testing.T, name string, content []byte, format string) (*Ratings, string) {
+	t.Helper()
+	pipe := filepath.Join(t.TempDir(), name)
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skip("cannot make a named pipe:", err)
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		w, err := os.OpenFile(pipe, os.O_WRONLY, 0)
+		if err == nil {
+			_, err = w.Write(content)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+		}
+		wrote <- err
+	}()
+	r, digest, err := OpenFileDigest(context.Background(), pipe, format, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	return r, digest
 }

@@ -14,24 +14,6 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 )
 
-// drugDataDir returns $BNMF_DATA_DIR when it holds the matrix of the
-// drug-sensitivity dataset name, and skips the test otherwise.
-func drugDataDir(t *testing.T, name string) string {
-	t.Helper()
-	dir := os.Getenv("BNMF_DATA_DIR")
-	if dir == "" {
-		t.Skipf("BNMF_DATA_DIR is not set; set it to the directory holding bmf-priors/ (such as ../shared/data) to test %s", name)
-	}
-	p, err := Path(name, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s is not available (%v); fetch it with \"bnmf data fetch %s\"", name, err, name)
-	}
-	return dir
-}
-
 // TestOpenDrugSensitivity checks the real files: upstream's counts before
 // cleaning (PROVENANCE and upstream's description.md), and after it the
 // shapes, identifiers, removed cell lines and value sums computed
@@ -62,7 +44,7 @@ func TestOpenDrugSensitivity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := drugDataDir(t, tt.name)
+			dir := testDataDir(t, tt.name)
 			s := drugSourceNamed(t, tt.name)
 			var labels [2][]string
 			for i, f := range []drugFile{s.rows, s.cols} {
@@ -147,7 +129,7 @@ func drugSourceNamed(t *testing.T, name string) drugSource {
 // TestOpenDrugSensitivityDigest changes one value of a copy of the real
 // GDSC matrix: Open must reject it, and accept it with SkipChecksum.
 func TestOpenDrugSensitivityDigest(t *testing.T) {
-	real := drugDataDir(t, "gdsc-ic50")
+	real := testDataDir(t, "gdsc-ic50")
 	dir := t.TempDir()
 	s := drugSourceNamed(t, "gdsc-ic50")
 	for _, f := range s.files() {

@@ -220,7 +220,7 @@ func TestFetchMirror(t *testing.T) {
 // TestFetchPinnedMovieLens100K serves the real u.data in a zip and checks
 // that it passes the pinned digest and counts.
 func TestFetchPinnedMovieLens100K(t *testing.T) {
-	src, err := Path("movielens-100k", realDataDir(t, "movielens-100k"))
+	src, err := Path("movielens-100k", testDataDir(t, "movielens-100k"))
 	if err != nil {
 		t.Fatal(err)
 	}

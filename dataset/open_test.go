@@ -10,13 +10,19 @@ import (
 	"testing"
 )
 
-// realDataDir returns $BNMF_DATA_DIR when it holds the ratings file of the
-// MovieLens dataset name, and skips the test otherwise.
-func realDataDir(t *testing.T, name string) string {
+// testDataDir returns $BNMF_DATA_DIR when it holds the file of dataset
+// name (Path: a MovieLens ratings file, a drug-sensitivity matrix), and
+// skips the test otherwise, saying which folder the directory must hold.
+func testDataDir(t *testing.T, name string) string {
 	t.Helper()
+	rel, err := Path(name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
 	dir := os.Getenv("BNMF_DATA_DIR")
 	if dir == "" {
-		t.Skipf("BNMF_DATA_DIR is not set; set it to the directory holding movielens/ (such as ../shared/data) to test %s", name)
+		t.Skipf("BNMF_DATA_DIR is not set; set it to the directory holding %s/ (such as ../shared/data) to test %s", top, name)
 	}
 	p, err := Path(name, dir)
 	if err != nil {
@@ -50,7 +56,7 @@ func TestOpenMovieLens(t *testing.T) {
 			if tt.long && testing.Short() {
 				t.Skip("loading 1,000,209 ratings takes seconds under the race detector; skipped under -short")
 			}
-			dir := realDataDir(t, tt.name)
+			dir := testDataDir(t, tt.name)
 			r, err := Open(tt.name, dir, Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -197,7 +197,7 @@ func TestEdgeCoverMinimal(t *testing.T) {
 }
 
 func TestSplitMovieLens100K(t *testing.T) {
-	r, err := Open("movielens-100k", realDataDir(t, "movielens-100k"), Options{})
+	r, err := Open("movielens-100k", testDataDir(t, "movielens-100k"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

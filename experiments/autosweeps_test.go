@@ -1,12 +1,9 @@
 package experiments
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -95,15 +92,7 @@ seed: 5
 
 func autoPlan(t *testing.T) *Plan {
 	t.Helper()
-	cfg, err := ParseConfig("auto.yaml", []byte(autoStudy))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return preparePlan(t, "auto.yaml", autoStudy)
 }
 
 // TestAutoStudy runs a tiny study with sweeps: auto, and checks that its
@@ -152,18 +141,7 @@ func TestAutoStudy(t *testing.T) {
 
 	t.Run("a cancelled run resumes to the same records", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "study")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		done := make(chan error)
-		go func() {
-			_, err := p.Run(ctx, RunOptions{Workers: 1, Output: dir})
-			done <- err
-		}()
-		waitForRecords(t, dir, 1)
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Fatalf("Run returned %v, want context.Canceled", err)
-		}
+		runCancelled(t, p, RunOptions{Workers: 1, Output: dir})
 		if got := records(t, dir); len(got) == len(ref) {
 			t.Fatalf("all %d records were stored before the run was cancelled", len(got))
 		}
@@ -174,36 +152,7 @@ func TestAutoStudy(t *testing.T) {
 	})
 
 	t.Run("a killed run resumes to the same records", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("starts a child process")
-		}
-		dir := filepath.Join(t.TempDir(), "study")
-		cmd := exec.Command(os.Args[0], "-test.run=^TestChildAutoStudy$")
-		cmd.Env = append(os.Environ(), "BNMF_EXPERIMENTS_AUTO_CHILD_DIR="+dir)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitForRecords(t, dir, 1)
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Wait(); err == nil {
-			t.Fatalf("the child finished before it was killed:\n%s", out.Bytes())
-		}
-		killed := records(t, dir)
-		if len(killed) >= len(ref) {
-			t.Fatalf("the child stored all %d records before it was killed", len(killed))
-		}
-		sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum.Stored != len(killed) || sum.Ran != len(ref)-len(killed) {
-			t.Errorf("resume: %d stored, %d ran; want %d, %d", sum.Stored, sum.Ran, len(killed), len(ref)-len(killed))
-		}
-		sameRecords(t, records(t, dir), ref)
+		checkKilledRunResumes(t, p, ref, "TestChildAutoStudy", "BNMF_EXPERIMENTS_AUTO_CHILD_DIR", 1)
 	})
 
 	t.Run("verify reruns a cell to the same record", func(t *testing.T) {
@@ -233,14 +182,7 @@ func TestAutoRecordsStraightRun(t *testing.T) {
 	}
 	auto := st.Records[0]
 	fixedSrc := strings.Replace(strings.Replace(autoStudy, "sweeps: auto", "sweeps: "+strconv.Itoa(auto.Sweeps), 1), "max_sweeps: 800", "burn_in: "+strconv.Itoa(auto.Sweeps/2), 1)
-	cfg, err := ParseConfig("fixed.yaml", []byte(fixedSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fp, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp := preparePlan(t, "fixed.yaml", fixedSrc)
 	fixed := records(t, run(t, fp, RunOptions{Workers: 1, Shard: Shard{Index: 0, Count: 6}}))
 	want, got := withoutTimes(&auto), Record{}
 	for _, b := range fixed {
@@ -276,14 +218,7 @@ func TestChildAutoStudy(t *testing.T) {
 func TestAutoStudyStuck(t *testing.T) {
 	src := strings.Replace(autoStudy, "models: [{name: GRRN}, {name: GEE}, {name: NMF}]", "models: [{name: GEE, beta_sigma: 1e6}]", 1)
 	src = strings.Replace(src, "repeats: 2", "repeats: 1", 1)
-	cfg, err := ParseConfig("stuck.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, "stuck.yaml", src)
 	st, err := LoadStudy(run(t, p, RunOptions{Workers: 1}))
 	if err != nil {
 		t.Fatal(err)
@@ -315,14 +250,7 @@ func TestAutoStudyMixes(t *testing.T) {
 	src = strings.Replace(src, "ranks: [2]", "ranks: [1]", 1)
 	src = strings.Replace(src, "chains: 2", "chains: 4", 1)
 	src = strings.Replace(src, "max_sweeps: 800", "max_sweeps: 2000", 1)
-	cfg, err := ParseConfig("mixes.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, "mixes.yaml", src)
 	st, err := LoadStudy(run(t, p, RunOptions{Workers: 2}))
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package experiments
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,18 +16,8 @@ import (
 func TestBiasesConfig(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(12, 13))
-	var data strings.Builder
-	for i := range 30 {
-		for j := range 40 {
-			if rng.Float64() < 0.4 {
-				fmt.Fprintf(&data, "%d,%d,%v\n", i, j, 1+float64(i%5)+float64(j%3)+rng.Float64())
-			}
-		}
-	}
 	path := filepath.Join(dir, "m.csv")
-	if err := os.WriteFile(path, []byte(data.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRandomTriplets(t, path, 30, 40, 0.4, rng, func(i, j int) float64 { return 1 + float64(i%5) + float64(j%3) + rng.Float64() })
 	src := func(models string) string {
 		return fmt.Sprintf("kind: sparsity\ndataset: {path: %s, format: triplets}\nmodels: [%s]\nranks: [2]\nfractions: [0.8]\nrepeats: 1\nsweeps: 40\nburn_in: 20\n", path, models)
 	}

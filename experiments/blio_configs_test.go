@@ -99,38 +99,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				t.Errorf("noise holdout %v; upstream trains on 90%% of the observed entries", cfg.NoiseHoldout)
 			}
 			// Upstream's hyperparameters, written out in each config.
-			want := map[string]map[string]any{
-				"GEE":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GTT":  {"mu": 0, "tau": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GTTN": {"mu_mu": 0, "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1},
-				"NMF":  {"objective": "i-divergence"},
-				"GEEA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GEG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
-				"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
-			}
+			muMu := any(0)
 			if tt.kind == KindConvergence {
-				want["GTTN"] = map[string]any{"mu_mu": 0.1, "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1}
+				muMu = 0.1
 			}
-			for _, m := range cfg.Models {
-				w, ok := want[m.Name]
-				if !ok {
-					// GRRN and the baselines: our defaults.
-					if len(m.Hyperparameters) != 0 {
-						t.Errorf("%s: hyperparameters %v, want the defaults", m.Name, m.Hyperparameters)
-					}
-					continue
-				}
-				if len(m.Hyperparameters) != len(w) {
-					t.Errorf("%s: hyperparameters %v, want %v", m.Name, m.Hyperparameters, w)
-				}
-				for k, v := range w {
-					if m.Hyperparameters[k] != v {
-						t.Errorf("%s: %s = %v, want %v", m.Name, k, m.Hyperparameters[k], v)
-					}
-				}
-			}
+			checkBlioHyperparameters(t, cfg.Models, blioHyperparameters(muMu))
 			if dataDir == "" {
 				t.Skipf("BNMF_DATA_DIR is not set; the config loads, but is not checked against %s", tt.dataset)
 			}
@@ -141,5 +114,47 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// blioHyperparameters returns, by model name, Brouwer & Lio's
+// hyperparameters as our configs write them out, with GTTN's mu_mu
+// gttnMuMu (0 in most of their scripts, 0.1 in some). Each value has the
+// type the YAML decoder gives it (int for a whole number).
+func blioHyperparameters(gttnMuMu any) map[string]map[string]any {
+	return map[string]map[string]any{
+		"GEE":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GTT":  {"mu": 0, "tau": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GTTN": {"mu_mu": gttnMuMu, "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1},
+		"NMF":  {"objective": "i-divergence"},
+		"GEEA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GEG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
+		"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
+	}
+}
+
+// checkBlioHyperparameters checks that each of models has exactly the
+// hyperparameters want lists for its name, and a model want does not name
+// (GRRN and the baselines) none: our defaults.
+func checkBlioHyperparameters(t *testing.T, models []ModelConfig, want map[string]map[string]any) {
+	t.Helper()
+	for _, m := range models {
+		w, ok := want[m.Name]
+		if !ok {
+			if len(m.Hyperparameters) != 0 {
+				t.Errorf("%s: hyperparameters %v, want the defaults", m.Name, m.Hyperparameters)
+			}
+			continue
+		}
+		if len(m.Hyperparameters) != len(w) {
+			t.Errorf("%s: hyperparameters %v, want %v", m.Name, m.Hyperparameters, w)
+		}
+		for k, v := range w {
+			if m.Hyperparameters[k] != v {
+				t.Errorf("%s: %s = %v, want %v", m.Name, k, m.Hyperparameters[k], v)
+			}
+		}
 	}
 }

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,38 +97,11 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 			}
 			// Upstream's hyperparameters, written out (GTTN's mu_mu is 0.1
 			// in its runtime scripts and 0 in the others).
-			muMu := 0
+			muMu := any(0)
 			if tt.kind == KindRuntime {
-				muMu = 1 // read as 0.1 below
+				muMu = 0.1
 			}
-			want := map[string]map[string]any{
-				"GEE":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GTT":  {"mu": 0, "tau": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GTTN": {"mu_mu": []any{0, 0.1}[muMu], "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1},
-				"NMF":  {"objective": "i-divergence"},
-				"GEEA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GEG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-				"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
-				"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
-			}
-			for _, m := range cfg.Models {
-				w, ok := want[m.Name]
-				if !ok {
-					if len(m.Hyperparameters) != 0 {
-						t.Errorf("%s: hyperparameters %v, want the defaults", m.Name, m.Hyperparameters)
-					}
-					continue
-				}
-				if len(m.Hyperparameters) != len(w) {
-					t.Errorf("%s: hyperparameters %v, want %v", m.Name, m.Hyperparameters, w)
-				}
-				for k, v := range w {
-					if m.Hyperparameters[k] != v {
-						t.Errorf("%s: %s = %v, want %v", m.Name, k, m.Hyperparameters[k], v)
-					}
-				}
-			}
+			checkBlioHyperparameters(t, cfg.Models, blioHyperparameters(muMu))
 			if dataDir == "" {
 				t.Skip("BNMF_DATA_DIR is not set; the config loads, but is not prepared")
 			}

@@ -25,14 +25,7 @@ sweeps: 40
 burn_in: 20
 chains: 2
 `
-	cfg, err := ParseConfig("study.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, "study.yaml", src)
 	dir := filepath.Join(t.TempDir(), "study")
 	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir}); err != nil {
 		t.Fatal(err)

@@ -27,15 +27,7 @@ sweeps: 6
 burn_in: 3
 seed: 5
 `
-	cfg, err := ParseConfig(kind+".yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return preparePlan(t, kind+".yaml", src)
 }
 
 // entrySet returns es as a set.

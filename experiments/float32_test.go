@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -17,18 +15,8 @@ import (
 func TestFloat32FactorsConfig(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(10, 11))
-	var data strings.Builder
-	for i := range 30 {
-		for j := range 40 {
-			if rng.Float64() < 0.4 {
-				fmt.Fprintf(&data, "%d,%d,%v\n", i, j, 1+float64((i*j)%5)+rng.Float64())
-			}
-		}
-	}
 	path := filepath.Join(dir, "m.csv")
-	if err := os.WriteFile(path, []byte(data.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRandomTriplets(t, path, 30, 40, 0.4, rng, func(i, j int) float64 { return 1 + float64((i*j)%5) + rng.Float64() })
 	study := func(name, extra string) *Record {
 		t.Helper()
 		src := fmt.Sprintf("kind: sparsity\ndataset: {path: %s, format: triplets}\nmodels: [{name: GRRN}]\nranks: [2]\nfractions: [0.8]\nrepeats: 1\nsweeps: 40\nburn_in: 20\n%s", path, extra)

@@ -17,14 +17,7 @@ func TestAddingModelsKeepsRecords(t *testing.T) {
 	runIn := func(models string, extra ...string) (RunSummary, error) {
 		t.Helper()
 		src := tinyStudy + models + strings.Join(extra, "")
-		cfg, err := ParseConfig("tiny.yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Prepare(cfg, PrepareOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := preparePlan(t, "tiny.yaml", src)
 		return p.Run(context.Background(), RunOptions{Output: dir, Workers: 2})
 	}
 	first, err := runIn("models: [{name: GRRN}, {name: NMF}]\n")

@@ -49,14 +49,7 @@ func TestPrepareDetectsMovieLensFile(t *testing.T) {
 	if err := os.WriteFile(data, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig(filepath.Join(t.TempDir(), "c.yaml"), []byte("kind: convergence\ndataset: {path: "+data+"}\nranks: [1]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, filepath.Join(t.TempDir(), "c.yaml"), "kind: convergence\ndataset: {path: "+data+"}\nranks: [1]\n")
 	if m := p.Manifest; m.Rows != 4 || m.Cols != 3 || m.Observed != 12 {
 		t.Errorf("manifest: %d x %d with %d entries, want 4 x 3 with 12", m.Rows, m.Cols, m.Observed)
 	}

@@ -34,7 +34,14 @@ seed: 5
 // tinyPlan prepares tinyStudy, with extra YAML lines replacing its models.
 func tinyPlan(t *testing.T, models string) *Plan {
 	t.Helper()
-	cfg, err := ParseConfig("tiny.yaml", []byte(tinyStudy+models))
+	return preparePlan(t, "tiny.yaml", tinyStudy+models)
+}
+
+// preparePlan parses the config src, named file in messages, and prepares
+// it with the default options, failing the test on any error.
+func preparePlan(t testing.TB, file, src string) *Plan {
+	t.Helper()
+	cfg, err := ParseConfig(file, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,18 +226,7 @@ func TestRunner(t *testing.T) {
 
 	t.Run("a cancelled context leaves no partial record", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "study")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		done := make(chan error)
-		go func() {
-			_, err := p.Run(ctx, RunOptions{Workers: 2, Output: dir})
-			done <- err
-		}()
-		waitForRecords(t, dir, 1)
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Fatalf("Run returned %v, want context.Canceled", err)
-		}
+		runCancelled(t, p, RunOptions{Workers: 2, Output: dir})
 		got := records(t, dir)
 		if len(got) == 0 || len(got) == len(ref) {
 			t.Fatalf("%d of %d records after cancelling; want some but not all", len(got), len(ref))
@@ -246,37 +242,66 @@ func TestRunner(t *testing.T) {
 	})
 
 	t.Run("a killed run resumes to the same records", func(t *testing.T) {
-		if testing.Short() {
-			t.Skip("starts a child process")
-		}
-		dir := filepath.Join(t.TempDir(), "study")
-		cmd := exec.Command(os.Args[0], "-test.run=^TestChildStudy$")
-		cmd.Env = append(os.Environ(), "BNMF_EXPERIMENTS_CHILD_DIR="+dir)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitForRecords(t, dir, 3)
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Wait(); err == nil {
-			t.Fatalf("the child finished before it was killed:\n%s", out.Bytes())
-		}
-		killed := records(t, dir)
-		if len(killed) >= len(ref) {
-			t.Fatalf("the child stored all %d records before it was killed", len(killed))
-		}
-		sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum.Stored != len(killed) || sum.Ran != len(ref)-len(killed) {
-			t.Errorf("resume: %d stored, %d ran; want %d, %d", sum.Stored, sum.Ran, len(killed), len(ref)-len(killed))
-		}
-		sameRecords(t, records(t, dir), ref)
+		checkKilledRunResumes(t, p, ref, "TestChildStudy", "BNMF_EXPERIMENTS_CHILD_DIR", 3)
 	})
+}
+
+// runCancelled runs p with opts until opts.Output holds a record, then
+// cancels the run and checks that Run returns context.Canceled.
+func runCancelled(t *testing.T, p *Plan, opts RunOptions) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error)
+	go func() {
+		_, err := p.Run(ctx, opts)
+		done <- err
+	}()
+	waitForRecords(t, opts.Output, 1)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run returned %v, want context.Canceled", err)
+	}
+}
+
+// checkKilledRunResumes starts the test binary's test child, which runs
+// p's study into the directory named by the environment variable dirEnv,
+// kills it once that directory holds killAfter records, and
+// checks that running p again with two workers keeps the records the
+// child stored, runs the others and ends with the records ref. It skips
+// under -short.
+func checkKilledRunResumes(t *testing.T, p *Plan, ref map[string][]byte, child, dirEnv string, killAfter int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	dir := filepath.Join(t.TempDir(), "study")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$")
+	cmd.Env = append(os.Environ(), dirEnv+"="+dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForRecords(t, dir, killAfter)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the child finished before it was killed:\n%s", out.Bytes())
+	}
+	killed := records(t, dir)
+	if len(killed) >= len(ref) {
+		t.Fatalf("the child stored all %d records before it was killed", len(killed))
+	}
+	sum, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Stored != len(killed) || sum.Ran != len(ref)-len(killed) {
+		t.Errorf("resume: %d stored, %d ran; want %d, %d", sum.Stored, sum.Ran, len(killed), len(ref)-len(killed))
+	}
+	sameRecords(t, records(t, dir), ref)
 }
 
 // TestChildStudy runs tinyStudy into $BNMF_EXPERIMENTS_CHILD_DIR for the

@@ -41,14 +41,7 @@ func TestPrepareRecordsScaleAndLabel(t *testing.T) {
 	for _, label := range []string{"", "Big numbers"} {
 		t.Run(fmt.Sprintf("label %q", label), func(t *testing.T) {
 			src := fmt.Sprintf("kind: convergence\ndataset:\n  path: %s\n  format: triplets\n  label: %q\nranks: [2]\n", data, label)
-			cfg, err := ParseConfig("big.yaml", []byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := Prepare(cfg, PrepareOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := preparePlan(t, "big.yaml", src)
 			m := p.Manifest
 			if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "mean 43 and variance 1,907") {
 				t.Errorf("manifest warnings %q, want one on mean 43 and variance 1,907", m.Warnings)

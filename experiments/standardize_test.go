@@ -70,18 +70,30 @@ func TestStandardize(t *testing.T) {
 	}
 }
 
+// writeRandomTriplets writes a rows x cols matrix to path as triplets
+// "i,j,value", cell by cell in row-major order: rng draws whether the cell
+// is observed (with probability density), then value(i, j) gives its
+// value.
+func writeRandomTriplets(t *testing.T, path string, rows, cols int, density float64, rng *rand.Rand, value func(i, j int) float64) {
+	t.Helper()
+	var data strings.Builder
+	for i := range rows {
+		for j := range cols {
+			if rng.Float64() < density {
+				fmt.Fprintf(&data, "%d,%d,%v\n", i, j, value(i, j))
+			}
+		}
+	}
+	if err := os.WriteFile(path, []byte(data.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // runOneCell runs the one-cell study that the config src describes into
 // dir/name and returns its record.
 func runOneCell(t *testing.T, dir, name, src string) *Record {
 	t.Helper()
-	cfg, err := ParseConfig(name+".yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, name+".yaml", src)
 	out := filepath.Join(dir, name)
 	if _, err := p.Run(context.Background(), RunOptions{Workers: 2, Output: out}); err != nil {
 		t.Fatal(err)

@@ -26,14 +26,7 @@ repeats: 1
 sweeps: 40
 burn_in: 20
 ` + grid
-	cfg, err := ParseConfig("study.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(cfg, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := preparePlan(t, "study.yaml", src)
 	if n := len(p.data.Entries); n != 720 {
 		t.Fatalf("synthetic data has %d entries, want 720", n)
 	}

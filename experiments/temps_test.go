@@ -37,10 +37,11 @@ func exitedPID(t *testing.T) int {
 	return cmd.Process.Pid
 }
 
-// TestAbandonedTempsRemoved checks that resuming and compacting remove the
-// temporary files of writers that are gone, however fresh, and keep those
-// that a live process may still be writing.
-func TestAbandonedTempsRemoved(t *testing.T) {
+// probingHost returns the host's name, the one temporary files record
+// beside their writer's process id, and skips the test where processes
+// cannot be probed or the host has no name.
+func probingHost(t *testing.T) string {
+	t.Helper()
 	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
 		t.Skip("processes cannot be probed here")
 	}
@@ -48,6 +49,14 @@ func TestAbandonedTempsRemoved(t *testing.T) {
 	if err != nil {
 		t.Skip("no host name:", err)
 	}
+	return host
+}
+
+// TestAbandonedTempsRemoved checks that resuming and compacting remove the
+// temporary files of writers that are gone, however fresh, and keep those
+// that a live process may still be writing.
+func TestAbandonedTempsRemoved(t *testing.T) {
+	host := probingHost(t)
 	p := tinyPlan(t, "")
 	dir := run(t, p, RunOptions{Workers: 2})
 	dead := exitedPID(t)
@@ -91,13 +100,7 @@ func TestAbandonedTempsRemoved(t *testing.T) {
 // earlier version with no writer recorded until it is older than
 // staleAfter.
 func TestOrphansOutsideRecordsRemoved(t *testing.T) {
-	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-		t.Skip("processes cannot be probed here")
-	}
-	host, err := os.Hostname()
-	if err != nil {
-		t.Skip("no host name:", err)
-	}
+	host := probingHost(t)
 	p := tinyPlan(t, "")
 	dir := run(t, p, RunOptions{Workers: 2, Repeats: 1})
 	dead := exitedPID(t)

@@ -1,13 +1,9 @@
 package regression
 
 import (
-	"compress/gzip"
-	"encoding/csv"
 	"errors"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -49,19 +45,6 @@ func newMeanSE(xs []float64) meanSE {
 	return meanSE{m, math.Sqrt(ss/(n-1)) / math.Sqrt(n), len(xs)}
 }
 
-// blioStudy loads results/<name>, which is committed, so it never skips.
-func blioStudy(t *testing.T, name string) *experiments.Study {
-	t.Helper()
-	st, err := experiments.LoadStudy(filepath.Join("..", "results", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(st.Problems) > 0 {
-		t.Fatalf("results/%s: %v", name, st.Problems)
-	}
-	return st
-}
-
 // ourStats returns the mean and standard error over repeats of metric for
 // every setting of st, failing unless every setting has 10 successful
 // repeats (the configs' count, and upstream's).
@@ -92,24 +75,10 @@ func ourStats(t *testing.T, st *experiments.Study, metric func(*experiments.Metr
 // mean (convergence, with x the iteration and n = 1).
 func theirStats(t *testing.T, study, experiment, metric string) map[blioKey]meanSE {
 	t.Helper()
-	f, err := os.Open(publishedTable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", publishedTable, err)
-	}
-	r := csv.NewReader(zr)
-	r.FieldsPerRecord = len(publishedColumns)
-	r.ReuseRecord = true
+	r, _ := openPublished(t) // the header, which TestBrouwerLioPublishedRows checks
 	col := make(map[string]int, len(publishedColumns))
 	for i, c := range publishedColumns {
 		col[c] = i
-	}
-	if _, err := r.Read(); err != nil { // the header, which TestBrouwerLioPublishedRows checks
-		t.Fatalf("%s: %v", publishedTable, err)
 	}
 	vals := make(map[blioKey][]float64)
 	for line := 2; ; line++ {
@@ -174,7 +143,7 @@ func trainMSEOf(m *experiments.Metrics) float64 { return m.TrainMSE }
 // sparsityBoth returns ours and theirs for one sparsity study.
 func sparsityBoth(t *testing.T, name string) (ours, theirs map[blioKey]meanSE) {
 	t.Helper()
-	return ourStats(t, blioStudy(t, name), testMSEOf), theirStats(t, "sparsity", blioExperiment[name], "MSE")
+	return ourStats(t, loadCommittedStudy(t, name), testMSEOf), theirStats(t, "sparsity", blioExperiment[name], "MSE")
 }
 
 // at returns m at model, K and fraction x, failing if it is missing.
@@ -382,7 +351,7 @@ func TestBrouwerLioClaimOursLower(t *testing.T) {
 	// The baselines' training MSE on every observed entry (the
 	// convergence study): ours on the real values, theirs on the cast
 	// ones, at their first iteration (a baseline has one fit).
-	ours := ourStats(t, blioStudy(t, "blio-gdsc-convergence"), trainMSEOf)
+	ours := ourStats(t, loadCommittedStudy(t, "blio-gdsc-convergence"), trainMSEOf)
 	theirs := theirStats(t, "convergence", "drug_sensitivity_gdsc", "train_MSE")
 	for base, want := range map[string][2]float64{"ColumnMean": {904.96, 913.46}, "RowMean": {1812.38, 1824.31}} {
 		o, th := at(t, ours, base, 20, 0).mean, at(t, theirs, base, 0, 1).mean
@@ -399,7 +368,7 @@ func TestBrouwerLioClaimOursLower(t *testing.T) {
 // comes within 2% of its final value for good at iteration 37 (GEE), 61
 // (GTT), 66 (GTTN) and 118 (NMF) in ours, 33, 54, 66 and 111 in theirs.
 func TestBrouwerLioClaimConvergence(t *testing.T) {
-	st := blioStudy(t, "blio-gdsc-convergence")
+	st := loadCommittedStudy(t, "blio-gdsc-convergence")
 	ours := ourStats(t, st, trainMSEOf)
 	theirs := theirStats(t, "convergence", "drug_sensitivity_gdsc", "train_MSE")
 	order := []string{"NMF", "GEE", "GTTN", "GTT"}

@@ -222,7 +222,7 @@ func TestBrouwerLioClaimCCLECast(t *testing.T) {
 	// Our GEG chooses K = 3, the smallest of the grid, in every outer
 	// fold of both IC50 studies; theirs chose 4 to 6.
 	for _, name := range []string{"blio-ccle-ic50-nested-cv", "blio-ccle-ic50-nested-cv-integer"} {
-		st := blioStudy(t, name)
+		st := loadCommittedStudy(t, name)
 		for _, c := range experiments.NestedChoices(st.Manifest, st.Records) {
 			if c.Model == "GEG" && c.Rank != 3 {
 				t.Errorf("%s: GEG chose K = %d in outer fold %d, the page says 3", name, c.Rank, c.Outer)
@@ -235,7 +235,7 @@ func TestBrouwerLioClaimCCLECast(t *testing.T) {
 	// On IC50 the two studies of ours hold the same entries, so the same
 	// folds: every outer fold's test part has the same size in both.
 	sizes := func(name string) map[string]int {
-		st := blioStudy(t, name)
+		st := loadCommittedStudy(t, name)
 		out := make(map[string]int)
 		for _, r := range st.Records {
 			if r.Cell.Model == "ColumnMean" && r.Error == "" {
@@ -417,7 +417,7 @@ func selectionBoth(t *testing.T, experiment string, studies []string) (ours, the
 	t.Helper()
 	ours = make(map[blioKey]meanSE)
 	for _, name := range studies {
-		for k, v := range ourStats(t, blioStudy(t, name), testMSEOf) {
+		for k, v := range ourStats(t, loadCommittedStudy(t, name), testMSEOf) {
 			ours[blioKey{model: k.model, k: k.k}] = v
 		}
 	}
@@ -537,7 +537,7 @@ func TestBrouwerLioClaimRobustToK(t *testing.T) {
 // within 0.5% of the values' mean square (3,793 on all of GDSC). All 150
 // GLLI chains of the nested cross-validation on GDSC end below 1,000.
 func TestBrouwerLioClaimGLLIStuck(t *testing.T) {
-	st := blioStudy(t, "blio-gdsc-model-selection-gll")
+	st := loadCommittedStudy(t, "blio-gdsc-model-selection-gll")
 	stuck := make(map[int]int)
 	var final30 []float64
 	for _, r := range st.Records {
@@ -572,7 +572,7 @@ func TestBrouwerLioClaimGLLIStuck(t *testing.T) {
 	// The nested cross-validation of GLLI on GDSC (K 7 to 11) has no
 	// such chain: all 150 end with a train MSE below 1,000.
 	nested := 0
-	for _, r := range blioStudy(t, "blio-gdsc-nested-cv-gll").Records {
+	for _, r := range loadCommittedStudy(t, "blio-gdsc-nested-cv-gll").Records {
 		if r.Cell.Model != "GLLI" {
 			continue
 		}

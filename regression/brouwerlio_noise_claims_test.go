@@ -57,7 +57,7 @@ func ourNoiseStats(t *testing.T, st *experiments.Study) map[blioKey]meanSE {
 // other at every ratio in both, within 1% in ours; GEE at K = 8 and
 // ratio 2 is 4,712 ± 32 in ours and 2,765 ± 25 in theirs.
 func TestBrouwerLioClaimNoise(t *testing.T) {
-	ours := ourNoiseStats(t, blioStudy(t, "blio-gdsc-noise"))
+	ours := ourNoiseStats(t, loadCommittedStudy(t, "blio-gdsc-noise"))
 	theirs := theirStats(t, "noise", "drug_sensitivity_gdsc", "MSE")
 	type span struct{ lo, hi float64 }
 	grow := func(s span, x float64) span { return span{math.Min(s.lo, x), math.Max(s.hi, x)} }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,25 +31,34 @@ var publishedColumns = []string{"study", "experiment", "dataset", "model", "upst
 // publishedRow is one row of the table, by column name.
 type publishedRow map[string]string
 
-// readPublished reads the committed table and checks its header.
-func readPublished(t *testing.T) []publishedRow {
+// openPublished opens the committed table and reads its header. The
+// reader expects len(publishedColumns) fields a record and reuses its
+// record slice; the file is closed when the test ends.
+func openPublished(t *testing.T) (r *csv.Reader, header []string) {
 	t.Helper()
 	f, err := os.Open(publishedTable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatalf("%s: %v", publishedTable, err)
 	}
-	r := csv.NewReader(zr)
+	r = csv.NewReader(zr)
 	r.FieldsPerRecord = len(publishedColumns)
 	r.ReuseRecord = true
-	header, err := r.Read()
+	header, err = r.Read()
 	if err != nil {
 		t.Fatalf("%s: %v", publishedTable, err)
 	}
+	return r, slices.Clone(header)
+}
+
+// readPublished reads the committed table and checks its header.
+func readPublished(t *testing.T) []publishedRow {
+	t.Helper()
+	r, header := openPublished(t)
 	if strings.Join(header, ",") != strings.Join(publishedColumns, ",") {
 		t.Fatalf("%s: header %q, want %q", publishedTable, header, publishedColumns)
 	}

@@ -36,12 +36,19 @@ type setting struct {
 }
 
 // committedStudy loads results/<name> and fails on any problem in its
-// store.
+// store; it skips under -short.
 func committedStudy(t *testing.T, name string) *experiments.Study {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("reads the committed results; skipped under -short")
 	}
+	return loadCommittedStudy(t, name)
+}
+
+// loadCommittedStudy loads results/<name>, which is committed, and fails
+// on any problem in its store; it never skips.
+func loadCommittedStudy(t *testing.T, name string) *experiments.Study {
+	t.Helper()
 	st, err := experiments.LoadStudy(filepath.Join("..", "results", name))
 	if err != nil {
 		t.Fatal(err)
