@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -38,6 +40,20 @@ func TestStoredStudyHashes(t *testing.T) {
 			cfg, err := LoadConfig(filepath.Join(dir, "config.yaml"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if p := cfg.Dataset.Path; p != "" {
+				// A dataset given as a file enters the hash by its
+				// content's digest, so the file must be at hand (paths
+				// are relative to the repository's root).
+				b, err := os.ReadFile(filepath.Join("..", p))
+				if errors.Is(err, os.ErrNotExist) {
+					t.Skipf("its data file %s is not here", p)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := sha256.Sum256(b)
+				cfg.dataSHA256 = hex.EncodeToString(sum[:])
 			}
 			if got := mustHash(t, cfg); got != m.ConfigHash {
 				t.Errorf("config.yaml hashes to %s, the manifest says %s", got, m.ConfigHash)
