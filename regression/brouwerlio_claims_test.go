@@ -47,8 +47,16 @@ func newMeanSE(xs []float64) meanSE {
 
 // ourStats returns the mean and standard error over repeats of metric for
 // every setting of st, failing unless every setting has 10 successful
-// repeats (the configs' count, and upstream's).
+// repeats (the configs' count, and upstream's). A setting's value is its
+// cell's fraction unobserved (ourStatsOn for another axis).
 func ourStats(t *testing.T, st *experiments.Study, metric func(*experiments.Metrics) float64) map[blioKey]meanSE {
+	t.Helper()
+	return ourStatsOn(t, st, metric, func(c experiments.Cell) float64 { return c.Fraction })
+}
+
+// ourStatsOn is ourStats with each setting's value read from its cell by
+// x (the noise ratio in a noise study).
+func ourStatsOn(t *testing.T, st *experiments.Study, metric func(*experiments.Metrics) float64, x func(experiments.Cell) float64) map[blioKey]meanSE {
 	t.Helper()
 	vals := make(map[blioKey][]float64)
 	for i := range st.Records {
@@ -56,7 +64,7 @@ func ourStats(t *testing.T, st *experiments.Study, metric func(*experiments.Metr
 		if r.Error != "" {
 			t.Fatalf("%s: cell %s failed: %s", st.Manifest.Study, r.Cell.Key(), r.Error)
 		}
-		k := blioKey{r.Cell.Model, r.Cell.Rank, r.Cell.Fraction}
+		k := blioKey{r.Cell.Model, r.Cell.Rank, x(r.Cell)}
 		vals[k] = append(vals[k], metric(&r.Metrics))
 	}
 	out := make(map[blioKey]meanSE, len(vals))

@@ -21,30 +21,6 @@ const gdscGridVariance = 1840.3
 // blioNoiseRatios are upstream's noise-to-signal ratios above 0.
 var blioNoiseRatios = []float64{0.1, 0.2, 0.5, 1, 2, 5, 10}
 
-// ourNoiseStats returns, per model, rank and noise ratio of the noise
-// study st, the mean and standard error of its held-out MSE (against the
-// noisy test values) over its ten repeats.
-func ourNoiseStats(t *testing.T, st *experiments.Study) map[blioKey]meanSE {
-	t.Helper()
-	vals := make(map[blioKey][]float64)
-	for i := range st.Records {
-		r := &st.Records[i]
-		if r.Error != "" {
-			t.Fatalf("%s: cell %s failed: %s", st.Manifest.Study, r.Cell.Key(), r.Error)
-		}
-		k := blioKey{r.Cell.Model, r.Cell.Rank, r.Cell.NoiseRatio}
-		vals[k] = append(vals[k], r.Metrics.TestMSE)
-	}
-	out := make(map[blioKey]meanSE, len(vals))
-	for k, xs := range vals {
-		if len(xs) != 10 {
-			t.Fatalf("%s: %v has %d repeats, want 10", st.Manifest.Study, k, len(xs))
-		}
-		out[k] = newMeanSE(xs)
-	}
-	return out
-}
-
 // TestBrouwerLioClaimNoise checks claim 10 of
 // results/brouwer-lio/findings.md: in the noise study on GDSC IC50 the
 // rise of the held-out MSE over the noise-free one, as a share of the
@@ -57,7 +33,7 @@ func ourNoiseStats(t *testing.T, st *experiments.Study) map[blioKey]meanSE {
 // other at every ratio in both, within 1% in ours; GEE at K = 8 and
 // ratio 2 is 4,712 ± 32 in ours and 2,765 ± 25 in theirs.
 func TestBrouwerLioClaimNoise(t *testing.T) {
-	ours := ourNoiseStats(t, loadCommittedStudy(t, "blio-gdsc-noise"))
+	ours := ourStatsOn(t, loadCommittedStudy(t, "blio-gdsc-noise"), testMSEOf, func(c experiments.Cell) float64 { return c.NoiseRatio })
 	theirs := theirStats(t, "noise", "drug_sensitivity_gdsc", "MSE")
 	type span struct{ lo, hi float64 }
 	grow := func(s span, x float64) span { return span{math.Min(s.lo, x), math.Max(s.hi, x)} }
