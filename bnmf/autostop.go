@@ -14,9 +14,13 @@ const (
 	Converged = "converged"
 	// NotConverged: the chains reached their cap of sweeps first.
 	NotConverged = "not converged"
-	// Stuck: a chain is stuck (Diagnostics.MaxSigma2OverVariance above
-	// the Thresholds' MaxSigma2OverVariance) and cannot mix, so the chains
-	// stopped.
+	// Stuck: a chain is stuck and cannot mix, so the chains stopped: its
+	// mean sigma^2 exceeds the Thresholds' MaxSigma2OverVariance times
+	// the training values' variance both over the kept half of its
+	// sweeps (Diagnostics.MaxSigma2OverVariance) and over their last
+	// quarter, so that a chain still coming down from a huge start (the
+	// paper's start puts sigma^2 near 1e6 for GEE at K = 50) is not taken
+	// for one that stays up.
 	Stuck = "stuck"
 )
 
@@ -96,12 +100,32 @@ func (c *Chains) JudgeAuto(trainVariance float64, maxSweeps int, th Thresholds) 
 	}
 	a.MaxSigma2OverVariance = maxSigma2OverVariance(c, trainVariance)
 	switch {
-	case th.Stuck(a.MaxSigma2OverVariance):
+	case th.Stuck(a.MaxSigma2OverVariance) && th.Stuck(recentSigma2OverVariance(c, trainVariance)):
 		a.Verdict = Stuck
 	case enough(watched, th):
 		a.Verdict = Converged
 	}
 	return a
+}
+
+// recentSigma2OverVariance is the largest ratio, over the chains, of a
+// chain's mean sigma^2 over the last quarter of its sweeps (at least one)
+// to trainVariance (0 when that is not positive).
+func recentSigma2OverVariance(c *Chains, trainVariance float64) float64 {
+	var worst float64
+	if !(trainVariance > 0) {
+		return 0
+	}
+	for _, r := range c.Results {
+		n := len(r.Trace)
+		from := n - max(1, n/4)
+		var sum float64
+		for _, st := range r.Trace[from:] {
+			sum += st.Sigma2
+		}
+		worst = max(worst, sum/float64(n-from)/trainVariance)
+	}
+	return worst
 }
 
 // enough reports whether every quantity qs[0] and every defined one of

@@ -305,3 +305,47 @@ func TestDiagnoseQuantityWithoutField(t *testing.T) {
 		t.Errorf("diagnostics of the standard quantities encode an others key: %s", b)
 	}
 }
+
+// TestAutoStuckNotWhileComingDown checks the stuck verdict of JudgeAuto
+// at the first check of sweeps: auto (125 sweeps, the kept half from
+// sweep 63): four chains whose sigma^2 starts near 4e6, as the paper's
+// start puts GEE's at K = 50 on MovieLens 100K, and falls geometrically
+// to 1.4 by sweep 100 (as in ml100k-diagnostics' GEE, K = 50, 97%
+// unobserved) are not stuck, although their mean over the kept half is
+// far above ten times the training values' variance; chains that fall
+// only to 2e5 and stay there are.
+func TestAutoStuckNotWhileComingDown(t *testing.T) {
+	const n, trainVariance = 125, 1.27
+	chains := func(floor float64) *Chains {
+		c := &Chains{}
+		for chain := range 4 {
+			r := &Result{Settings: Settings{Sweeps: n, BurnIn: n / 2, Thin: 1}}
+			for i := range n {
+				s := math.Max(floor, 4e6*math.Pow(1.4/4e6, float64(i)/100)) * (1 + 0.01*float64(chain))
+				r.Trace = append(r.Trace, SweepStats{Sweep: i + 1, Sigma2: s})
+				if i >= n/2 {
+					r.Sigma2Mean += s / float64(n-n/2)
+				}
+			}
+			c.Results = append(c.Results, r)
+		}
+		return c
+	}
+	for _, c := range []struct {
+		name  string
+		floor float64
+		stuck bool
+	}{
+		{"coming down to 1.4 by sweep 100", 1.4, false},
+		{"staying at 2e5", 2e5, true},
+	} {
+		ch := chains(c.floor)
+		a := ch.JudgeAuto(trainVariance, 8000, Thresholds{})
+		if !(a.MaxSigma2OverVariance > 10) {
+			t.Fatalf("%s: the kept half's mean sigma^2 is %.3g times the variance; the test needs it above 10", c.name, a.MaxSigma2OverVariance)
+		}
+		if got := a.Verdict == Stuck; got != c.stuck {
+			t.Errorf("%s: verdict %q, want stuck %v (recent sigma^2 %.3g times the variance)", c.name, a.Verdict, c.stuck, recentSigma2OverVariance(ch, trainVariance))
+		}
+	}
+}

@@ -85,7 +85,8 @@ long as all before it, so the checks come after --max-sweeps halved
 until the next halving would fall below 100 (125, 250, ..., 2000 for the
 default 2000), and the burn-in is the first half of the sweeps run
 (Stan's warm-up convention). A chain whose mean sigma^2 exceeds ten times
-the data's variance is stuck and cannot mix: the fit stops there. fit
+the data's variance over the kept half and over the last quarter of the
+sweeps is stuck and cannot mix: the fit stops there. fit
 prints the sweeps taken and the diagnostics reached, and warns "not
 converged" when the chains reach --max-sweeps first; summary.json holds
 the same under auto_sweeps. The outputs equal those of --sweeps N
