@@ -42,7 +42,8 @@ var autoFirstCells = []autoFirstCell{
 // TestClaimsAutoFirstCells checks the first look at the run-to-convergence
 // study in results/README.md, cell by cell (adding the study's other
 // cells leaves these records, and so the test, as they are): the sweeps
-// and verdict of each cell's chains, its held-out MSE beside the same
+// and verdict of each cell's chains (and, at the cap, the largest R-hat
+// of the quantities the rule watches, 1.011 to 1.128), its held-out MSE beside the same
 // cell's after 500 sweeps of 4 pooled chains and of one chain, at the
 // page's three decimals; that running on from 500 sweeps changes the
 // 4-chain MSE by -2.3% to +0.3%, while pooling four chains alone moves
@@ -67,6 +68,7 @@ func TestClaimsAutoFirstCells(t *testing.T) {
 	}
 	round3 := func(x float64) float64 { return math.Round(x*1000) / 1000 }
 	lo, hi := math.Inf(1), math.Inf(-1)
+	rhatLo, rhatHi := math.Inf(1), math.Inf(-1)
 	for _, w := range autoFirstCells {
 		c := experiments.Cell{Model: w.model, Rank: w.rank, Fraction: 0.97}
 		a, p, o := get(auto, "ml100k-table2-auto", c), get(pooled, "ml100k-diagnostics", c), get(one, "ml100k-sparsity", c)
@@ -80,8 +82,20 @@ func TestClaimsAutoFirstCells(t *testing.T) {
 		if want := [3]float64{w.auto, w.pooled500, w.one500}; got != want {
 			t.Errorf("%s: held-out MSE %v (auto, 4 chains at 500, one chain at 500); the page says %v", c.Key(), got, want)
 		}
+		if w.verdict == bnmf.NotConverged {
+			worst := 0.0
+			for _, q := range []*bnmf.Convergence{&a.AutoSweeps.Sigma2, a.AutoSweeps.TestMSE, a.AutoSweeps.Predictions} {
+				if q != nil && q.RHat != nil {
+					worst = math.Max(worst, *q.RHat)
+				}
+			}
+			rhatLo, rhatHi = math.Min(rhatLo, worst), math.Max(rhatHi, worst)
+		}
 		change := a.Metrics.TestMSE/p.Metrics.TestMSE - 1
 		lo, hi = math.Min(lo, change), math.Max(hi, change)
+	}
+	if math.Round(rhatLo*1000) != 1011 || math.Round(rhatHi*1000) != 1128 {
+		t.Errorf("the cells at the cap reach a largest watched R-hat of %.3f to %.3f; the page says 1.011 to 1.128", rhatLo, rhatHi)
 	}
 	if math.Round(lo*1000) != -23 || math.Round(hi*1000) != 3 {
 		t.Errorf("running on from 500 sweeps changes the 4-chain MSE by %.1f%% to %.1f%%; the page says -2.3%% to +0.3%%", 100*lo, 100*hi)
