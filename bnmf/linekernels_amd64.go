@@ -1,0 +1,76 @@
+//go:build !noasm && !gccgo && !safe
+
+package bnmf
+
+import "gonum.org/v1/gonum/floats"
+
+// These kernels (linekernels_amd64.s) repeat the order of operations of
+// gonum's amd64 assembly (gonum.org/v1/gonum/internal/asm/f64, built under
+// the same tags): its dot product keeps four partial sums s0..s3 of the
+// products of the elements with index 0, 1, 2, 3 mod 4, adds the last
+// len mod 4 products to s0 in turn and returns (s0 + s2) + (s1 + s3); its
+// axpy rounds alpha*x[i] and then y[i] + alpha*x[i]. Neither fuses a
+// product and a sum into one FMA instruction.
+
+// lineDots returns g . g and g . r, with len(r) >= len(g).
+func lineDots(g, r []float64) (gg, gr float64) {
+	if len(r) < len(g) {
+		panic("bnmf: lineDots: r shorter than g")
+	}
+	return lineDotsSSE2(g, r)
+}
+
+// lineAxpyDots sets r[q] += alpha*gk[q] for q < len(r), then returns
+// gn . gn and gn . r with the updated r, with len(gk), len(gn) >= len(r).
+func lineAxpyDots(r []float64, alpha float64, gk, gn []float64) (gg, gr float64) {
+	if len(gk) < len(r) || len(gn) < len(r) {
+		panic("bnmf: lineAxpyDots: gk or gn shorter than r")
+	}
+	return lineAxpyDotsSSE2(r, alpha, gk, gn)
+}
+
+// lineAxpy sets r[q] += alpha*gk[q] for q < len(r), with len(gk) >= len(r).
+func lineAxpy(r []float64, alpha float64, gk []float64) {
+	floats.AddScaled(r, alpha, gk[:len(r)])
+}
+
+// lineDotsSSE2 is lineDots without the check of the lengths.
+//
+//go:noescape
+func lineDotsSSE2(g, r []float64) (gg, gr float64)
+
+// lineAxpyDotsSSE2 is lineAxpyDots without the check of the lengths.
+//
+//go:noescape
+func lineAxpyDotsSSE2(r []float64, alpha float64, gk, gn []float64) (gg, gr float64)
+
+// residualsFromGather sets r[q] = vals[q] - g_q . x for q < n = len(r),
+// where g_q = (g[q], g[n+q], ..., g[(K-1)n+q]) with K = len(x), the
+// transposed layout of gatherRows. Each dot product is summed as
+// floats.Dot sums it, so that r[q] is the residual exactResiduals computes
+// from the rows of the other factor that g holds.
+func residualsFromGather(r, vals, g, x []float64) {
+	if len(vals) < len(r) || len(g) < len(r)*len(x) {
+		panic("bnmf: residualsFromGather: vals or g too short")
+	}
+	residualsFromGatherSSE2(r, vals, g, x)
+}
+
+// residualsFromGatherSSE2 is residualsFromGather without the check of the
+// lengths.
+//
+//go:noescape
+func residualsFromGatherSSE2(r, vals, g, x []float64)
+
+// exactResidualsGathered is exactResiduals computed from the other
+// factor's rows as gathered in g for the line's update, which are still
+// in cache, rather than from the factor itself; r is scratch of the
+// line's length.
+func (c *gibbsChain) exactResidualsGathered(side *factorSide, j int, x, g, r []float64) {
+	lo := side.start[j]
+	_, vals := c.data.Col(j)
+	residualsFromGather(r, vals, g, x)
+	for q, e := range side.pos[lo : lo+len(r)] {
+		c.resid[e] = r[q]
+	}
+}
