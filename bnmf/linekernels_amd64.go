@@ -74,3 +74,35 @@ func (c *gibbsChain) exactResidualsGathered(side *factorSide, j int, x, g, r []f
 		c.resid[e] = r[q]
 	}
 }
+
+// gatherRows64 is gatherRows for a float64 factor, with the entries taken
+// four at a time in assembly (the last len(idx) mod 4 by gatherRows). It
+// panics, as gatherRows would, when an index is out of other's rows.
+func gatherRows64(g []float64, idx []int32, other []float64, k int) {
+	n := len(idx)
+	if k <= 0 || n == 0 {
+		return
+	}
+	g = g[:n*k]
+	rows := uint(len(other) / k)
+	for _, i := range idx {
+		if uint(i) >= rows {
+			panic("bnmf: gatherRows64: index out of the other factor's rows")
+		}
+	}
+	gatherQuadsSSE2(g, idx, other, k)
+	if q := n &^ 3; q < n {
+		for ; q < n; q++ {
+			o := other[int(idx[q])*k:][:k]
+			for kk, v := range o {
+				g[kk*n+q] = v
+			}
+		}
+	}
+}
+
+// gatherQuadsSSE2 is gatherRows64 for the entries up to len(idx) rounded
+// down to a multiple of 4, without the checks.
+//
+//go:noescape
+func gatherQuadsSSE2(g []float64, idx []int32, other []float64, k int)

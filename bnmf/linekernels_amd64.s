@@ -272,3 +272,59 @@ res_single_end:
 
 res_end:
 	RET
+
+// func gatherQuadsSSE2(g []float64, idx []int32, other []float64, k int)
+//
+// gatherRows for the entries q < len(idx) rounded down to a multiple of 4:
+// g[kk*n+q] = other[idx[q]*k+kk] with n = len(idx), four entries at a time,
+// each of their K values stored as two pairs.
+TEXT ·gatherQuadsSSE2(SB), NOSPLIT, $0-80
+	MOVQ g_base+0(FP), DI
+	MOVQ idx_base+24(FP), SI
+	MOVQ idx_len+32(FP), CX   // n
+	MOVQ other_base+48(FP), DX
+	MOVQ k+72(FP), BX
+	SHLQ $3, BX               // the length of a row of other, in bytes
+	MOVQ CX, R9
+	SHLQ $3, R9               // the stride of g between dimensions, in bytes
+	XORQ AX, AX               // q
+
+gather_quad:
+	LEAQ    4(AX), R8
+	CMPQ    R8, CX
+	JGT     gather_end
+	MOVLQSX (SI)(AX*4), R10
+	IMULQ   BX, R10
+	ADDQ    DX, R10           // &other[idx[q]*k]
+	MOVLQSX 4(SI)(AX*4), R11
+	IMULQ   BX, R11
+	ADDQ    DX, R11
+	MOVLQSX 8(SI)(AX*4), R12
+	IMULQ   BX, R12
+	ADDQ    DX, R12
+	MOVLQSX 12(SI)(AX*4), R13
+	IMULQ   BX, R13
+	ADDQ    DX, R13
+	LEAQ    (DI)(AX*8), R8    // &g[q]
+	XORQ    SI, SI            // kk, in bytes
+
+gather_dim:
+	CMPQ   SI, BX
+	JGE    gather_next
+	MOVSD  (R10)(SI*1), X0
+	MOVHPD (R11)(SI*1), X0
+	MOVSD  (R12)(SI*1), X1
+	MOVHPD (R13)(SI*1), X1
+	MOVUPD X0, (R8)
+	MOVUPD X1, 16(R8)
+	ADDQ   R9, R8
+	ADDQ   $8, SI
+	JMP    gather_dim
+
+gather_next:
+	MOVQ idx_base+24(FP), SI
+	ADDQ $4, AX
+	JMP  gather_quad
+
+gather_end:
+	RET

@@ -39,3 +39,8 @@ func residualsFromGather(r, vals, g, x []float64) {
 		r[q] = vals[q] - floats.Dot(row, x)
 	}
 }
+
+// gatherRows64 is gatherRows for a float64 factor.
+func gatherRows64(g []float64, idx []int32, other []float64, k int) {
+	gatherRows(g, idx, other, k)
+}

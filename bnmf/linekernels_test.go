@@ -103,3 +103,34 @@ func TestResidualsFromGatherMatchesDot(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherRows64MatchesGatherRows checks the assembly gather against
+// gatherRows for every line length from 0 to 11 and ranks 1 to 6, and that
+// it writes nothing past n*K.
+func TestGatherRows64MatchesGatherRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const rows = 9
+	for k := 1; k <= 6; k++ {
+		other := make([]float64, rows*k)
+		for i := range other {
+			other[i] = rng.NormFloat64()
+		}
+		for n := 0; n <= 11; n++ {
+			idx := make([]int32, n)
+			for q := range idx {
+				idx[q] = int32(rng.IntN(rows))
+			}
+			want := make([]float64, n*k+2)
+			got := make([]float64, n*k+2)
+			want[n*k], want[n*k+1] = 7, 7
+			got[n*k], got[n*k+1] = 7, 7
+			gatherRows(want, idx, other, k)
+			gatherRows64(got, idx, other, k)
+			for i := range want {
+				if !sameBits(got[i], want[i]) {
+					t.Fatalf("k=%d n=%d: g[%d] = %v, gatherRows gives %v", k, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
