@@ -14,19 +14,15 @@ import "gonum.org/v1/gonum/floats"
 
 // lineDots returns g . g and g . r, with len(r) >= len(g).
 func lineDots(g, r []float64) (gg, gr float64) {
-	if len(r) < len(g) {
-		panic("bnmf: lineDots: r shorter than g")
-	}
-	return lineDotsSSE2(g, r)
+	return lineDotsSSE2(g, r[:len(g)])
 }
 
 // lineAxpyDots sets r[q] += alpha*gk[q] for q < len(r), then returns
 // gn . gn and gn . r with the updated r, with len(gk), len(gn) >= len(r).
 func lineAxpyDots(r []float64, alpha float64, gk, gn []float64) (gg, gr float64) {
-	if len(gk) < len(r) || len(gn) < len(r) {
-		panic("bnmf: lineAxpyDots: gk or gn shorter than r")
-	}
-	return lineAxpyDotsSSE2(r, alpha, gk, gn)
+	// The slicing checks the lengths (the assembly does not), cheaply
+	// enough for the call to be inlined.
+	return lineAxpyDotsSSE2(r, alpha, gk[:len(r)], gn[:len(r)])
 }
 
 // lineAxpy sets r[q] += alpha*gk[q] for q < len(r), with len(gk) >= len(r).
@@ -50,10 +46,7 @@ func lineAxpyDotsSSE2(r []float64, alpha float64, gk, gn []float64) (gg, gr floa
 // floats.Dot sums it, so that r[q] is the residual exactResiduals computes
 // from the rows of the other factor that g holds.
 func residualsFromGather(r, vals, g, x []float64) {
-	if len(vals) < len(r) || len(g) < len(r)*len(x) {
-		panic("bnmf: residualsFromGather: vals or g too short")
-	}
-	residualsFromGatherSSE2(r, vals, g, x)
+	residualsFromGatherSSE2(r, vals[:len(r)], g[:len(r)*len(x)], x)
 }
 
 // residualsFromGatherSSE2 is residualsFromGather without the check of the
