@@ -42,9 +42,10 @@ Flags:
   --models LIST      comma-separated models of BenchmarkSweep, or "all"
                      (default GRRN); only GRRN has a floor of its own, the
                      others are printed as their time over the GRRN floor
-  --shapes LIST      comma-separated among ml100k, ml1m (default ml100k,ml1m)
+  --shapes LIST      comma-separated among ml100k, ml1m, ml25m (default
+                     ml100k,ml1m)
   --25m              also the MovieLens 25M shape (GRRN only, K = 50;
-                     needs about 2 GB and several minutes per round)
+                     needs about 2 GB and a minute or more per round)
   --k K              rank (default 50)
   --keep-log PATH    keep the raw log of every run (to re-print with
                      --summarize)
@@ -180,10 +181,6 @@ fi
 
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "floor-ratio.sh: --rounds must be a positive integer, got $rounds" >&2; exit 2; }
 [[ "$k" =~ ^[1-9][0-9]*$ ]] || { echo "floor-ratio.sh: --k must be a positive integer, got $k" >&2; exit 2; }
-if [[ $with25m == 1 && $k != 50 ]]; then
-	echo "floor-ratio.sh: the 25M benchmark (BenchmarkSweep25M) is at K = 50 only; drop --k or --25m" >&2
-	exit 2
-fi
 
 if [[ -z "$floor_src" ]]; then
 	floor_src="$root/../shared/bench/floor.c"
@@ -217,11 +214,17 @@ for s in "${shape_list[@]}"; do
 	case "$s" in
 	ml100k) runs+=("ml100k;943 1473 99723 $k 20 0 0 1;BenchmarkSweep\$/$model_re/^ml100k\$/^K=$k\$;20x") ;;
 	ml1m) runs+=("ml1m;6040 3503 999917 $k 10 0 0 1;BenchmarkSweep\$/$model_re/^ml1m\$/^K=$k\$;10x") ;;
-	*) echo "floor-ratio.sh: unknown shape $s (ml100k, ml1m; ml25m with --25m)" >&2; exit 2 ;;
+	ml25m) with25m=1 ;;
+	*) echo "floor-ratio.sh: unknown shape $s (ml100k, ml1m, ml25m)" >&2; exit 2 ;;
 	esac
 done
 if [[ $with25m == 1 ]]; then
 	runs+=("ml25m;162541 59047 25000095 50 2 0 1 1;BenchmarkSweep25M\$/^float64\$;2x")
+fi
+
+if [[ $with25m == 1 && $k != 50 ]]; then
+	echo "floor-ratio.sh: the 25M benchmark (BenchmarkSweep25M) is at K = 50 only; drop --k or the 25M shape" >&2
+	exit 2
 fi
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/floor-ratio.XXXXXX")"
