@@ -252,13 +252,21 @@ fi
 run_floor() { # round shape args
 	local out args
 	read -r -a args <<<"$3"
-	out="$(HP=1 "$tmp/floor" "${args[@]}")"
+	if ! out="$(HP=1 "$tmp/floor" "${args[@]}")"; then
+		echo "floor-ratio.sh: the floor failed (floor ${args[*]}); its output was:" >&2
+		echo "$out" >&2
+		exit 1
+	fi
 	echo "round=$1 side=floor shape=$2 $out" >>"$log"
 	echo "  round $1 $2 floor: $(sed -n 's/.* \(median_ms=[0-9.]*\).*/\1/p' <<<"$out")" >&2
 }
 run_ours() { # round shape pattern benchtime
 	local out line n=0
-	out="$(cd "$root/bnmf" && GOMAXPROCS=1 "$tmp/bnmf.test" -test.run '^$' -test.bench "$3" -test.benchtime "$4")"
+	if ! out="$(cd "$root/bnmf" && GOMAXPROCS=1 "$tmp/bnmf.test" -test.run '^$' -test.bench "$3" -test.benchtime "$4")"; then
+		echo "floor-ratio.sh: the benchmark failed ($3); its output was:" >&2
+		echo "$out" >&2
+		exit 1
+	fi
 	while IFS= read -r line; do
 		if [[ "$line" == Benchmark*ns/op* ]]; then
 			echo "round=$1 side=ours shape=$2 $line" >>"$log"
