@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the project's checks: vet, the unit tests with the race detector
+# Runs the project's checks: vet, the check of scripts/floor-ratio.sh's
+# summary, the unit tests with the race detector
 # (short mode), then every test without -short, including the MSE
 # regression on real MovieLens 100K.
 #
@@ -32,5 +33,6 @@ if [[ -z "${BNMF_DATA_DIR:-}" && -d ../shared/data ]]; then
 fi
 echo "BNMF_DATA_DIR=${BNMF_DATA_DIR:-<unset>}"
 go vet ./...
+scripts/floor-ratio-test.sh
 go test -race -short ./...
 go test -count=1 ./...

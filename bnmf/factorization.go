@@ -82,7 +82,7 @@ func (s *factorSide) gather(g []float64, lo, hi, k int) {
 	if s.other32 != nil {
 		gatherRows(g, s.index[lo:hi], s.other32, k)
 	} else {
-		gatherRows(g, s.index[lo:hi], s.other, k)
+		gatherRows64(g, s.index[lo:hi], s.other, k)
 	}
 }
 

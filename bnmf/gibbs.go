@@ -165,11 +165,17 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 		}
 	}
 	side.gather(g, lo, hi, k)
+	// gg and gr are g_kk . g_kk and g_kk . r, for kk = 0 here and then
+	// for each next dimension in the pass that updates r (lineAxpyDots).
+	var gg, gr float64
+	if k > 0 {
+		gg, gr = lineDots(g[:n], r)
+	}
 	for kk := 0; kk < k; kk++ {
 		gk := g[kk*n : (kk+1)*n]
-		s2 := floats.Dot(gk, gk)
+		s2 := gg
 		xk := x[kk]
-		lin := floats.Dot(gk, r) + xk*s2
+		lin := gr + xk*s2
 		prec0, lin0 := side.prior.natural(i, kk)
 		prec := s2*c.invSigma2 + prec0
 		l := lin*c.invSigma2 + lin0
@@ -183,8 +189,13 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 			return fmt.Errorf("bnmf: sweep %d: %s[%d][%d]: full conditional with precision %g and linear term %g gave %v: %w",
 				c.sweepNo, side.name, i, kk, prec, l, v, ErrNonFinite)
 		}
-		if d := v - xk; d != 0 {
-			floats.AddScaled(r, -d, gk)
+		switch d := v - xk; {
+		case kk+1 < k && d != 0:
+			gg, gr = lineAxpyDots(r, -d, gk, g[(kk+1)*n:(kk+2)*n])
+		case kk+1 < k:
+			gg, gr = lineDots(g[(kk+1)*n:(kk+2)*n], r)
+		case d != 0:
+			lineAxpy(r, -d, gk)
 		}
 		x[kk] = v
 	}
@@ -206,7 +217,7 @@ func (c *gibbsChain) updateLine(side *factorSide, wk *worker, i int) error {
 	case side.other32 != nil:
 		c.exactResidualsFromGather(side, i, x, g, r)
 	default:
-		c.exactResiduals(side, i, x)
+		c.exactResidualsGathered(side, i, x, g, r)
 	}
 	if bad := side.prior.updateLine(i, x, wk.rng); bad >= 0 {
 		return fmt.Errorf("bnmf: sweep %d: hyperparameters of %s[%d][%d] left their support (x = %g): %w",

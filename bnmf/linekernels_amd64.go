@@ -1,0 +1,101 @@
+//go:build !noasm && !gccgo && !safe
+
+package bnmf
+
+import "gonum.org/v1/gonum/floats"
+
+// These kernels (linekernels_amd64.s) repeat the order of operations of
+// gonum's amd64 assembly (gonum.org/v1/gonum/internal/asm/f64, built under
+// the same tags): its dot product keeps four partial sums s0..s3 of the
+// products of the elements with index 0, 1, 2, 3 mod 4, adds the last
+// len mod 4 products to s0 in turn and returns (s0 + s2) + (s1 + s3); its
+// axpy rounds alpha*x[i] and then y[i] + alpha*x[i]. Neither fuses a
+// product and a sum into one FMA instruction.
+
+// lineDots returns g . g and g . r, with len(r) >= len(g).
+func lineDots(g, r []float64) (gg, gr float64) {
+	return lineDotsSSE2(g, r[:len(g)])
+}
+
+// lineAxpyDots sets r[q] += alpha*gk[q] for q < len(r), then returns
+// gn . gn and gn . r with the updated r, with len(gk), len(gn) >= len(r).
+func lineAxpyDots(r []float64, alpha float64, gk, gn []float64) (gg, gr float64) {
+	// The slicing checks the lengths (the assembly does not), cheaply
+	// enough for the call to be inlined.
+	return lineAxpyDotsSSE2(r, alpha, gk[:len(r)], gn[:len(r)])
+}
+
+// lineAxpy sets r[q] += alpha*gk[q] for q < len(r), with len(gk) >= len(r).
+func lineAxpy(r []float64, alpha float64, gk []float64) {
+	floats.AddScaled(r, alpha, gk[:len(r)])
+}
+
+// lineDotsSSE2 is lineDots without the check of the lengths.
+//
+//go:noescape
+func lineDotsSSE2(g, r []float64) (gg, gr float64)
+
+// lineAxpyDotsSSE2 is lineAxpyDots without the check of the lengths.
+//
+//go:noescape
+func lineAxpyDotsSSE2(r []float64, alpha float64, gk, gn []float64) (gg, gr float64)
+
+// residualsFromGather sets r[q] = vals[q] - g_q . x for q < n = len(r),
+// where g_q = (g[q], g[n+q], ..., g[(K-1)n+q]) with K = len(x), the
+// transposed layout of gatherRows. Each dot product is summed as
+// floats.Dot sums it, so that r[q] is the residual exactResiduals computes
+// from the rows of the other factor that g holds.
+func residualsFromGather(r, vals, g, x []float64) {
+	residualsFromGatherSSE2(r, vals[:len(r)], g[:len(r)*len(x)], x)
+}
+
+// residualsFromGatherSSE2 is residualsFromGather without the check of the
+// lengths.
+//
+//go:noescape
+func residualsFromGatherSSE2(r, vals, g, x []float64)
+
+// exactResidualsGathered is exactResiduals computed from the other
+// factor's rows as gathered in g for the line's update, which are still
+// in cache, rather than from the factor itself; r is scratch of the
+// line's length.
+func (c *gibbsChain) exactResidualsGathered(side *factorSide, j int, x, g, r []float64) {
+	lo := side.start[j]
+	_, vals := c.data.Col(j)
+	residualsFromGather(r, vals, g, x)
+	for q, e := range side.pos[lo : lo+len(r)] {
+		c.resid[e] = r[q]
+	}
+}
+
+// gatherRows64 is gatherRows for a float64 factor, with the entries taken
+// four at a time in assembly (the last len(idx) mod 4 by gatherRows). It
+// panics, as gatherRows would, when an index is out of other's rows.
+func gatherRows64(g []float64, idx []int32, other []float64, k int) {
+	n := len(idx)
+	if k <= 0 || n == 0 {
+		return
+	}
+	g = g[:n*k]
+	rows := uint(len(other) / k)
+	for _, i := range idx {
+		if uint(i) >= rows {
+			panic("bnmf: gatherRows64: index out of the other factor's rows")
+		}
+	}
+	gatherQuadsSSE2(g, idx, other, k)
+	if q := n &^ 3; q < n {
+		for ; q < n; q++ {
+			o := other[int(idx[q])*k:][:k]
+			for kk, v := range o {
+				g[kk*n+q] = v
+			}
+		}
+	}
+}
+
+// gatherQuadsSSE2 is gatherRows64 for the entries up to len(idx) rounded
+// down to a multiple of 4, without the checks.
+//
+//go:noescape
+func gatherQuadsSSE2(g []float64, idx []int32, other []float64, k int)

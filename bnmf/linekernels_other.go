@@ -1,0 +1,46 @@
+//go:build !amd64 || noasm || gccgo || safe
+
+package bnmf
+
+import "gonum.org/v1/gonum/floats"
+
+// lineDots returns g . g and g . r, with len(r) >= len(g).
+func lineDots(g, r []float64) (gg, gr float64) {
+	return floats.Dot(g, g), floats.Dot(g, r[:len(g)])
+}
+
+// lineAxpyDots sets r[q] += alpha*gk[q] for q < len(r), then returns
+// gn . gn and gn . r with the updated r, with len(gk), len(gn) >= len(r).
+func lineAxpyDots(r []float64, alpha float64, gk, gn []float64) (gg, gr float64) {
+	floats.AddScaled(r, alpha, gk[:len(r)])
+	return lineDots(gn[:len(r)], r)
+}
+
+// lineAxpy sets r[q] += alpha*gk[q] for q < len(r), with len(gk) >= len(r).
+func lineAxpy(r []float64, alpha float64, gk []float64) {
+	floats.AddScaled(r, alpha, gk[:len(r)])
+}
+
+// exactResidualsGathered is exactResiduals; g and r are unused.
+func (c *gibbsChain) exactResidualsGathered(side *factorSide, j int, x, _, _ []float64) {
+	c.exactResiduals(side, j, x)
+}
+
+// residualsFromGather sets r[q] = vals[q] - g_q . x for q < n = len(r),
+// where g_q = (g[q], g[n+q], ..., g[(K-1)n+q]) with K = len(x), with each
+// dot product computed by floats.Dot.
+func residualsFromGather(r, vals, g, x []float64) {
+	n := len(r)
+	row := make([]float64, len(x))
+	for q := range r {
+		for kk := range row {
+			row[kk] = g[kk*n+q]
+		}
+		r[q] = vals[q] - floats.Dot(row, x)
+	}
+}
+
+// gatherRows64 is gatherRows for a float64 factor.
+func gatherRows64(g []float64, idx []int32, other []float64, k int) {
+	gatherRows(g, idx, other, k)
+}

@@ -1,0 +1,136 @@
+package bnmf
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// TestLineKernelsMatchGonum checks that the fused kernels of the line
+// update give, bit for bit, the numbers of the separate gonum calls they
+// replace (floats.Dot twice, floats.AddScaled), for every length from 0 to
+// 21 (all remainders mod 4 and 8, which the assembly treats apart) and
+// values spread over many magnitudes, where any other order of summation
+// rounds differently.
+func TestLineKernelsMatchGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
+	for n := 0; n <= 21; n++ {
+		for trial := range 20 {
+			r := make([]float64, n+3) // longer than n: only r[:n] may be read
+			gk := make([]float64, n)
+			gn := make([]float64, n)
+			for i := range r {
+				r[i] = val()
+			}
+			for i := range gk {
+				gk[i], gn[i] = val(), val()
+			}
+			gg, gr := lineDots(gn, r)
+			if wantGG, wantGR := floats.Dot(gn, gn), floats.Dot(gn, r[:n]); !sameBits(gg, wantGG) || !sameBits(gr, wantGR) {
+				t.Fatalf("n=%d trial %d: lineDots = %v, %v; floats.Dot gives %v, %v", n, trial, gg, gr, wantGG, wantGR)
+			}
+			alpha := val()
+			want := append([]float64(nil), r[:n]...)
+			floats.AddScaled(want, alpha, gk)
+			wantGG, wantGR := floats.Dot(gn, gn), floats.Dot(gn, want)
+			tail := r[n:]
+			before := append([]float64(nil), tail...)
+			gg, gr = lineAxpyDots(r[:n], alpha, gk, gn)
+			for i := range want {
+				if !sameBits(r[i], want[i]) {
+					t.Fatalf("n=%d trial %d: lineAxpyDots r[%d] = %v, floats.AddScaled gives %v", n, trial, i, r[i], want[i])
+				}
+			}
+			if !sameBits(gg, wantGG) || !sameBits(gr, wantGR) {
+				t.Fatalf("n=%d trial %d: lineAxpyDots = %v, %v; floats gives %v, %v", n, trial, gg, gr, wantGG, wantGR)
+			}
+			lineAxpy(r[:n], alpha, gk)
+			floats.AddScaled(want, alpha, gk)
+			for i := range want {
+				if !sameBits(r[i], want[i]) {
+					t.Fatalf("n=%d trial %d: lineAxpy r[%d] = %v, floats.AddScaled gives %v", n, trial, i, r[i], want[i])
+				}
+			}
+			for i := range tail {
+				if !sameBits(tail[i], before[i]) {
+					t.Fatalf("n=%d trial %d: r[%d], past the line, changed", n, trial, n+i)
+				}
+			}
+		}
+	}
+}
+
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+// TestResidualsFromGatherMatchesDot checks residualsFromGather against
+// vals[q] - floats.Dot(row q, x), as exactResiduals computes the residuals,
+// bit for bit, for every line length from 0 to 9 (pairs and a single
+// entry) and rank from 1 to 13 (every remainder mod 4).
+func TestResidualsFromGatherMatchesDot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
+	for n := 0; n <= 9; n++ {
+		for k := 1; k <= 13; k++ {
+			rows := make([][]float64, n)
+			g := make([]float64, n*k)
+			vals := make([]float64, n)
+			x := make([]float64, k)
+			for q := range rows {
+				rows[q] = make([]float64, k)
+				for kk := range rows[q] {
+					rows[q][kk] = val()
+					g[kk*n+q] = rows[q][kk]
+				}
+				vals[q] = val()
+			}
+			for kk := range x {
+				x[kk] = val()
+			}
+			r := make([]float64, n+1)
+			r[n] = 42 // past the line: must stay
+			residualsFromGather(r[:n], vals, g, x)
+			for q := range rows {
+				if want := vals[q] - floats.Dot(rows[q], x); !sameBits(r[q], want) {
+					t.Fatalf("n=%d k=%d: r[%d] = %v, vals - floats.Dot gives %v", n, k, q, r[q], want)
+				}
+			}
+			if r[n] != 42 {
+				t.Fatalf("n=%d k=%d: r[%d], past the line, changed to %v", n, k, n, r[n])
+			}
+		}
+	}
+}
+
+// TestGatherRows64MatchesGatherRows checks the assembly gather against
+// gatherRows for every line length from 0 to 11 and ranks 1 to 6, and that
+// it writes nothing past n*K.
+func TestGatherRows64MatchesGatherRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const rows = 9
+	for k := 1; k <= 6; k++ {
+		other := make([]float64, rows*k)
+		for i := range other {
+			other[i] = rng.NormFloat64()
+		}
+		for n := 0; n <= 11; n++ {
+			idx := make([]int32, n)
+			for q := range idx {
+				idx[q] = int32(rng.IntN(rows))
+			}
+			want := make([]float64, n*k+2)
+			got := make([]float64, n*k+2)
+			want[n*k], want[n*k+1] = 7, 7
+			got[n*k], got[n*k+1] = 7, 7
+			gatherRows(want, idx, other, k)
+			gatherRows64(got, idx, other, k)
+			for i := range want {
+				if !sameBits(got[i], want[i]) {
+					t.Fatalf("k=%d n=%d: g[%d] = %v, gatherRows gives %v", k, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
