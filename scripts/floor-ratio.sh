@@ -16,10 +16,10 @@
 # model's is its time over the GRRN floor, labelled so. A second table
 # gives each model's ratio to a floor of its own: scripts/floor/priors.c,
 # in this repository, does the sweep of each entry-wise prior (GEE, GTT,
-# GTTN, GRRN, GEEA, GEG, GGGU, GLL, GLLI, GL21) and NMF's multiplicative
-# updates in C with the prior's own draws; each round runs it once per
-# model beside the benchmark. The models it lacks (GVnG, GVG) are named
-# below that table.
+# GTTN, GRRN, GEEA, GEG, GGGU, GLL, GLLI, GL21, GVnG, GVG) and NMF's
+# multiplicative updates in C with the prior's own draws; each round runs
+# it once per model beside the benchmark. A model of the benchmark without
+# one would be named below that table.
 #
 # The machine's speed drifts between runs, the ratio of interleaved runs much
 # less; that is why the sides alternate (floor first in odd rounds, the
@@ -267,7 +267,7 @@ if ! command -v gcc >/dev/null 2>&1; then
 fi
 
 # The models priors.c has a floor for.
-own_models=(GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 NMF)
+own_models=(GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG NMF)
 own_run=()
 if [[ -n "$own_src" ]]; then
 	for m in "${own_models[@]}"; do

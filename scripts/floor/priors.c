@@ -13,7 +13,13 @@
 // natural parameters, then one pass that updates the residuals with the
 // change and forms the next dimension's two dot products; on the Z side
 // the exact residuals summed from the gathered rows; then the line's
-// hyperparameter draws as the prior has them. After Z the shared
+// hyperparameter draws as the prior has them. For the volume prior of
+// GVG and GVnG on W the rows are taken in order with G = W^T W formed and
+// inverted at the start of the pass over W, downdated by the row before it
+// and updated with its new values after it (rank one each), as the package
+// does. NMF's sweep is its own: per line the sums of the other factor's
+// rows weighted by the data and by the prediction, the multiplicative
+// update, and all residuals recomputed after each side. After Z the shared
 // hyperparameters (GEEA's rates), then the sum of squared residuals and
 // sigma^2 from its inverse-gamma conditional.
 //
@@ -26,7 +32,8 @@
 //	HP=1 ./priors MODEL M N nnz K sweeps
 //	# e.g. HP=1 ./priors GEE 943 1473 99723 50 20
 //
-// MODEL is one of GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 NMF. HP=1
+// MODEL is one of GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG
+// NMF. HP=1
 // backs the arrays of 4 MiB and more with transparent huge pages, as the
 // package does. The entries are nnz distinct cells drawn uniformly, with
 // values 1 to 5, as the package's sweep benchmark builds them. The factors
@@ -246,7 +253,7 @@ static inline void axpy_dots(double *restrict r, double d, const double *restric
 
 // ---- priors -------------------------------------------------------------
 
-enum kind { EXPO, TNORM, HIER, ARD, GAUSS, LAPLACE, L21 };
+enum kind { EXPO, TNORM, HIER, ARD, GAUSS, LAPLACE, L21, VOLUME };
 
 typedef struct {
 	enum kind kind;
@@ -266,6 +273,88 @@ static double gau_lam = 0.1, lap_eta, glli_a, glli_b, l21_lam = 0.1;
 static double alpha0 = 1, beta0 = 1, *ard_lambda;
 static gam_t g_tau, g_lam, g_ard;
 
+// The volume prior of GVG and GVnG on W: G = W^T W and its inverse, kept
+// over the rows but the current one by rank-one updates (Sherman-Morrison)
+// and refactorised (Cholesky) at the start of each pass over W.
+static double vol_gamma = 1, *vol_g, *vol_ginv, *vol_t, *vol_l, vol_logdet, vol_scale;
+
+// vol_invert factorises G and forms its inverse and log determinant; it
+// returns 0 when G is not positive definite.
+static int vol_invert(void) {
+	double *l = vol_l, *inv = vol_ginv, *y = vol_t, logdet = 0;
+	memcpy(l, vol_g, (size_t)K * K * sizeof(double));
+	for (int j = 0; j < K; j++) {
+		double d = l[j * K + j];
+		for (int q = 0; q < j; q++) d -= l[j * K + q] * l[j * K + q];
+		if (!(d > 0)) return 0;
+		d = sqrt(d);
+		l[j * K + j] = d;
+		logdet += 2 * log(d);
+		for (int i = j + 1; i < K; i++) {
+			double v = l[i * K + j];
+			for (int q = 0; q < j; q++) v -= l[i * K + q] * l[j * K + q];
+			l[i * K + j] = v / d;
+		}
+	}
+	for (int c = 0; c < K; c++) { // column c of the inverse: L y = e_c, L^T col = y
+		for (int i = 0; i < c; i++) y[i] = 0;
+		for (int i = c; i < K; i++) {
+			double v = i == c ? 1 : 0;
+			for (int q = c; q < i; q++) v -= l[i * K + q] * y[q];
+			y[i] = v / l[i * K + i];
+		}
+		for (int i = K - 1; i >= 0; i--) {
+			double v = y[i];
+			for (int q = i + 1; q < K; q++) v -= l[q * K + i] * inv[q * K + c];
+			inv[i * K + c] = v / l[i * K + i];
+		}
+	}
+	vol_logdet = logdet;
+	return 1;
+}
+
+// vol_begin_pass forms G from all rows of W (lower triangle, mirrored) and
+// inverts it.
+static void vol_begin_pass(const double *w, int lines) {
+	memset(vol_g, 0, (size_t)K * K * sizeof(double));
+	for (int i = 0; i < lines; i++) {
+		const double *row = w + (size_t)i * K;
+		for (int a = 0; a < K; a++) {
+			double va = row[a], *ga = vol_g + (size_t)a * K;
+			for (int b = 0; b <= a; b++) ga[b] += va * row[b];
+		}
+	}
+	for (int a = 0; a < K; a++)
+		for (int b = 0; b < a; b++) vol_g[b * K + a] = vol_g[a * K + b];
+	if (!vol_invert()) { fprintf(stderr, "priors: W^T W is singular\n"); exit(1); }
+}
+
+// vol_rank_one adds sign u u^T to G and updates its inverse and log
+// determinant; it returns 0 when the update is ill-conditioned.
+static int vol_rank_one(const double *u, double sign) {
+	double h = 0;
+	for (int a = 0; a < K; a++) {
+		double *ga = vol_g + (size_t)a * K, va = sign * u[a];
+		for (int b = 0; b < K; b++) ga[b] += va * u[b];
+	}
+	for (int a = 0; a < K; a++) {
+		const double *ia = vol_ginv + (size_t)a * K;
+		double v = 0;
+		for (int b = 0; b < K; b++) v += ia[b] * u[b];
+		vol_t[a] = v;
+		h += v * u[a];
+	}
+	double d = 1 + sign * h;
+	if (!(d >= 1e-4)) return 0;
+	double f = sign / d;
+	for (int a = 0; a < K; a++) {
+		double *ia = vol_ginv + (size_t)a * K, fa = f * vol_t[a];
+		for (int b = 0; b < K; b++) ia[b] -= fa * vol_t[b];
+	}
+	vol_logdet += log(d);
+	return 1;
+}
+
 static inline void natural(const side_t *s, int e, int k, const double *x, double *prec, double *lin) {
 	switch (s->kind) {
 	case EXPO: *prec = 0; *lin = -lam_exp; break;
@@ -277,6 +366,15 @@ static inline void natural(const side_t *s, int e, int k, const double *x, doubl
 	case ARD: *prec = 0; *lin = -ard_lambda[k]; break;
 	case GAUSS: *prec = gau_lam; *lin = 0; break;
 	case LAPLACE: *prec = s->h1[e]; *lin = 0; break;
+	case VOLUME: {
+		const double *ik = vol_ginv + (size_t)k * K;
+		double o = 0;
+		for (int j = 0; j < K; j++)
+			if (j != k) o += ik[j] * x[j];
+		*prec = vol_scale * ik[k];
+		*lin = -vol_scale * o;
+		break;
+	}
 	case L21: {
 		double o = 0;
 		for (int j = 0; j < K; j++)
@@ -325,7 +423,7 @@ static void init_side(side_t *s, int lines, enum kind kind, int extra) {
 	s->kind = kind;
 	s->with_lambda = extra;
 	s->lines = lines;
-	s->real = kind == GAUSS || kind == LAPLACE;
+	s->real = kind == GAUSS || kind == LAPLACE || (kind == VOLUME && extra);
 	s->x = alloc_big(n * sizeof(double));
 	s->h1 = s->h2 = s->h3 = NULL;
 	if (kind == HIER || kind == LAPLACE) {
@@ -364,6 +462,7 @@ static void init_side(side_t *s, int lines, enum kind kind, int extra) {
 			case EXPO: x[k] = exp_draw() / lam_exp; break;
 			case ARD: x[k] = exp_draw() / ard_lambda[k]; break;
 			case TNORM: x[k] = tn_draw(tn_tau * tn_mu, tn_tau); break;
+			case VOLUME: x[k] = extra ? norm_draw() : fabs(norm_draw()); break;
 			default: break;
 			}
 		}
@@ -403,6 +502,10 @@ static void update_line(side_t *s, const double *other, int i, int lo, int hi, c
 		const double *a = other + (size_t)ix[q] * K;
 		for (int k = 0; k < K; k++) g[(size_t)k * n + q] = a[k];
 	}
+	if (s->kind == VOLUME) { // G over the other rows, and the scale 2 gamma det
+		if (!vol_rank_one(x, -1)) vol_invert();
+		vol_scale = exp(log(2 * vol_gamma) + vol_logdet);
+	}
 	double gg = 0, gr = 0;
 	if (K > 0) dots2(g, r, n, &gg, &gr);
 	for (int k = 0; k < K; k++) {
@@ -432,6 +535,7 @@ static void update_line(side_t *s, const double *other, int i, int lo, int hi, c
 		}
 		for (int j = 0; j < n; j++) resid[pos[lo + j]] = val[lo + j] - t[j];
 	}
+	if (s->kind == VOLUME) vol_rank_one(x, 1);
 	line_hyper(s, i);
 }
 
@@ -471,11 +575,11 @@ static int by_value(const void *a, const void *b) {
 	return (u > v) - (u < v);
 }
 
-static const char *models[] = {"GEE", "GTT", "GTTN", "GRRN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GL21", "NMF"};
+static const char *models[] = {"GEE", "GTT", "GTTN", "GRRN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GL21", "GVnG", "GVG", "NMF"};
 
 int main(int argc, char **argv) {
 	if (argc != 7) {
-		fprintf(stderr, "usage: priors MODEL M N nnz K sweeps\nMODEL: GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 NMF\n");
+		fprintf(stderr, "usage: priors MODEL M N nnz K sweeps\nMODEL: GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG NMF\n");
 		return 2;
 	}
 	const char *model = argv[1];
@@ -569,7 +673,15 @@ int main(int argc, char **argv) {
 	else if (!strcmp(model, "GGGU")) { init_side(&W, M, GAUSS, 0); init_side(&Z, N, GAUSS, 0); }
 	else if (!strcmp(model, "GLL")) { init_side(&W, M, LAPLACE, 0); init_side(&Z, N, LAPLACE, 0); }
 	else if (!strcmp(model, "GLLI")) { init_side(&W, M, LAPLACE, 1); init_side(&Z, N, LAPLACE, 1); }
-	else { init_side(&W, M, L21, 0); init_side(&Z, N, L21, 0); }
+	else if (!strcmp(model, "GL21")) { init_side(&W, M, L21, 0); init_side(&Z, N, L21, 0); }
+	else { // GVnG (W nonnegative) and GVG (W real)
+		vol_g = malloc((size_t)K * K * sizeof(double));
+		vol_ginv = malloc((size_t)K * K * sizeof(double));
+		vol_l = malloc((size_t)K * K * sizeof(double));
+		vol_t = malloc(K * sizeof(double));
+		init_side(&W, M, VOLUME, strcmp(model, "GVG") == 0);
+		init_side(&Z, N, GAUSS, 0);
+	}
 	int ard = strcmp(model, "GEEA") == 0;
 
 	double *resid = alloc_big(nnz * sizeof(double));
@@ -604,6 +716,7 @@ int main(int argc, char **argv) {
 			}
 		} else {
 			inv_s2 = 1 / sigma2;
+			if (W.kind == VOLUME) vol_begin_pass(W.x, M);
 			for (int i = 0; i < M; i++) update_line(&W, Z.x, i, rstart[i], rstart[i + 1], col, NULL, resid, NULL);
 			for (int j = 0; j < N; j++) update_line(&Z, W.x, j, cstart[j], cstart[j + 1], crow, cpos, resid, cval);
 			if (ard) {
