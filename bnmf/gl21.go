@@ -93,11 +93,14 @@ func (p *l21Prior) initLine(_ int, x []float64, rng *rand.Rand) int {
 // of the line's other entries.
 func (p *l21Prior) natural(i, k int) (prec, lin float64) {
 	line := p.x[i*p.k : (i+1)*p.k]
+	// The entries before k, then those after it: the order of the sum
+	// over kk != k, without a test per term.
 	var others float64
-	for kk, v := range line {
-		if kk != k {
-			others += v
-		}
+	for _, v := range line[:k] {
+		others += v
+	}
+	for _, v := range line[k+1:] {
+		others += v
 	}
 	return p.lambda, -p.lambda * others
 }

@@ -99,3 +99,15 @@ func gatherRows64(g []float64, idx []int32, other []float64, k int) {
 //
 //go:noescape
 func gatherQuadsSSE2(g []float64, idx []int32, other []float64, k int)
+
+// scaledSums sets num[i] += a*o[i] and den[i] += b*o[i] for i < len(num),
+// with len(den), len(o) >= len(num): the numbers of two axpys
+// (floats.AddScaled) in one pass over o.
+func scaledSums(num, den []float64, a, b float64, o []float64) {
+	scaledSumsSSE2(num, den[:len(num)], a, b, o[:len(num)])
+}
+
+// scaledSumsSSE2 is scaledSums without the check of the lengths.
+//
+//go:noescape
+func scaledSumsSSE2(num, den []float64, a, b float64, o []float64)

@@ -328,3 +328,66 @@ gather_next:
 
 gather_end:
 	RET
+
+// func scaledSumsSSE2(num, den []float64, a, b float64, o []float64)
+//
+// num[i] += a*o[i] and den[i] += b*o[i] for i < len(num), in one pass over
+// o: per element the rounded product and then the rounded sum, as gonum's
+// axpy, so each of num and den gets the numbers two axpys would give.
+TEXT ·scaledSumsSSE2(SB), NOSPLIT, $0-88
+	MOVQ   num_base+0(FP), DI
+	MOVQ   num_len+8(FP), CX
+	MOVQ   den_base+24(FP), DX
+	MOVSD  a+48(FP), X8
+	SHUFPD $0, X8, X8       // a, a
+	MOVSD  b+56(FP), X9
+	SHUFPD $0, X9, X9       // b, b
+	MOVQ   o_base+64(FP), SI
+	XORQ   AX, AX
+	SUBQ   $4, CX
+	JL     sums_tail
+
+sums_loop:
+	MOVUPD (SI)(AX*8), X0   // o[i], o[i+1]
+	MOVUPD 16(SI)(AX*8), X1 // o[i+2], o[i+3]
+	MOVAPD X0, X2
+	MOVAPD X1, X3
+	MULPD  X8, X0           // a*o
+	MULPD  X8, X1
+	MULPD  X9, X2           // b*o
+	MULPD  X9, X3
+	MOVUPD (DI)(AX*8), X4   // num
+	MOVUPD 16(DI)(AX*8), X5
+	ADDPD  X4, X0
+	ADDPD  X5, X1
+	MOVUPD X0, (DI)(AX*8)
+	MOVUPD X1, 16(DI)(AX*8)
+	MOVUPD (DX)(AX*8), X6   // den
+	MOVUPD 16(DX)(AX*8), X7
+	ADDPD  X6, X2
+	ADDPD  X7, X3
+	MOVUPD X2, (DX)(AX*8)
+	MOVUPD X3, 16(DX)(AX*8)
+	ADDQ   $4, AX
+	SUBQ   $4, CX
+	JGE    sums_loop
+
+sums_tail:
+	ADDQ $4, CX
+	JLE  sums_end
+
+sums_one:
+	MOVSD  (SI)(AX*8), X0
+	MOVAPD X0, X2
+	MULSD  X8, X0
+	MULSD  X9, X2
+	ADDSD  (DI)(AX*8), X0
+	MOVSD  X0, (DI)(AX*8)
+	ADDSD  (DX)(AX*8), X2
+	MOVSD  X2, (DX)(AX*8)
+	INCQ   AX
+	DECQ   CX
+	JNZ    sums_one
+
+sums_end:
+	RET

@@ -44,3 +44,10 @@ func residualsFromGather(r, vals, g, x []float64) {
 func gatherRows64(g []float64, idx []int32, other []float64, k int) {
 	gatherRows(g, idx, other, k)
 }
+
+// scaledSums sets num[i] += a*o[i] and den[i] += b*o[i] for i < len(num),
+// with len(den), len(o) >= len(num).
+func scaledSums(num, den []float64, a, b float64, o []float64) {
+	floats.AddScaled(num, a, o[:len(num)])
+	floats.AddScaled(den[:len(num)], b, o[:len(num)])
+}

@@ -65,6 +65,42 @@ func TestLineKernelsMatchGonum(t *testing.T) {
 
 func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
+// TestScaledSumsMatchGonum checks that scaledSums (NMF's numerator and
+// denominator in one pass) gives, bit for bit, the numbers of the two
+// floats.AddScaled calls it replaces, for every length from 0 to 13 (all
+// remainders mod 4), with longer den and o whose tails must be left alone
+// and values over many magnitudes.
+func TestScaledSumsMatchGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
+	for n := 0; n <= 13; n++ {
+		for trial := range 20 {
+			num, den, o := make([]float64, n), make([]float64, n+2), make([]float64, n+2)
+			for i := range num {
+				num[i] = val()
+			}
+			for i := range den {
+				den[i], o[i] = val(), val()
+			}
+			a, b := val(), val()
+			wantNum, wantDen := append([]float64(nil), num...), append([]float64(nil), den...)
+			floats.AddScaled(wantNum, a, o[:n])
+			floats.AddScaled(wantDen[:n], b, o[:n])
+			scaledSums(num, den, a, b, o)
+			for i := range num {
+				if !sameBits(num[i], wantNum[i]) {
+					t.Fatalf("n=%d trial %d: num[%d] = %v, floats.AddScaled gives %v", n, trial, i, num[i], wantNum[i])
+				}
+			}
+			for i := range den {
+				if !sameBits(den[i], wantDen[i]) {
+					t.Fatalf("n=%d trial %d: den[%d] = %v, want %v (past n: unchanged)", n, trial, i, den[i], wantDen[i])
+				}
+			}
+		}
+	}
+}
+
 // TestResidualsFromGatherMatchesDot checks residualsFromGather against
 // vals[q] - floats.Dot(row q, x), as exactResiduals computes the residuals,
 // bit for bit, for every line length from 0 to 9 (pairs and a single

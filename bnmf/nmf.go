@@ -166,8 +166,8 @@ func (c *nmfChain) updateLine(side *factorSide, wk *worker, i int) error {
 			floats.AddScaled(num, a/math.Max(pred, nmfTiny), o)
 			floats.Add(den, o)
 		default:
-			floats.AddScaled(num, a, o)
-			floats.AddScaled(den, pred, o)
+			// num += a o and den += pred o, as two axpys would.
+			scaledSums(num, den, a, pred, o)
 		}
 	}
 	x := side.x[i*k : (i+1)*k]

@@ -165,15 +165,16 @@ func (p *volumePrior) invert() error {
 // below 1e-4 (or not a number).
 func (p *volumePrior) rankOne(u []float64, sign float64) bool {
 	k := p.k
+	// Each entry of G and of G^-1 below is updated on its own, so the
+	// vector kernel (lineAxpy: one multiplication and one addition per
+	// entry, as the scalar loop) gives the same numbers bit for bit.
 	for a, va := range u {
-		ga := p.g[a*k : a*k+k]
-		for b, vb := range u {
-			ga[b] += sign * va * vb
-		}
+		lineAxpy(p.g[a*k:a*k+k], sign*va, u)
 	}
 	var h float64
 	for a := range k {
 		ia := p.ginv[a*k : a*k+k]
+		ia = ia[:len(u)]
 		var s float64
 		for b, vb := range u {
 			s += ia[b] * vb
@@ -187,11 +188,8 @@ func (p *volumePrior) rankOne(u []float64, sign float64) bool {
 	}
 	f := sign / d
 	for a, ta := range p.t {
-		ia := p.ginv[a*k : a*k+k]
-		fa := f * ta
-		for b, tb := range p.t {
-			ia[b] -= fa * tb
-		}
+		// ia[b] -= fa*tb, as ia[b] + (-fa)*tb: the same number.
+		lineAxpy(p.ginv[a*k:a*k+k], -(f * ta), p.t)
 	}
 	p.logdet += math.Log(d)
 	return true
@@ -212,11 +210,14 @@ func (p *volumePrior) natural(i, k int) (prec, lin float64) {
 		}
 	}
 	ik := p.ginv[k*p.k : (k+1)*p.k]
+	ik = ik[:len(row)]
+	// The sum over kk != k, in the order of kk, without a test per term.
 	var s float64
-	for kk, v := range row {
-		if kk != k {
-			s += ik[kk] * v
-		}
+	for kk, v := range row[:k] {
+		s += ik[kk] * v
+	}
+	for kk := k + 1; kk < len(row); kk++ {
+		s += ik[kk] * row[kk]
 	}
 	return p.scale * ik[k], -p.scale * s
 }

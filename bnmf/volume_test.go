@@ -405,3 +405,35 @@ func TestVolumeTooFewRows(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVolumeRow measures the volume prior's own work for one row of W
+// at K = 50: G over the other rows (a rank-one downdate), the natural
+// parameters of the K entries and the rank-one update with the row's
+// values, without the likelihood's part of the line update.
+func BenchmarkVolumeRow(b *testing.B) {
+	const k, rows = 50, 400
+	rng := rand.New(rand.NewPCG(3, 4))
+	p := newVolumePrior(k, 1, true)
+	p.x = make([]float64, rows*k)
+	for i := range p.x {
+		p.x[i] = rng.NormFloat64()
+	}
+	if err := p.beginPass(p.x); err != nil {
+		b.Fatal(err)
+	}
+	var sink float64
+	i := 0
+	for b.Loop() {
+		for kk := range k {
+			prec, lin := p.natural(i, kk)
+			sink += prec + lin
+		}
+		if p.updateLine(i, p.x[i*k:(i+1)*k], nil) >= 0 {
+			b.Fatal("rank-one update failed")
+		}
+		i = (i + 1) % rows
+	}
+	if math.IsNaN(sink) {
+		b.Fatal("natural parameters are not numbers")
+	}
+}

@@ -12,9 +12,14 @@
 # medians over the rounds of the floor's median_ms and of the benchmark's
 # ns/op), with the date, machine and CPU.
 #
-# The floor implements GRRN only. GRRN's ratio is to its floor; every other
-# model's is its time over the GRRN floor, labelled so: it is not that
-# model's own floor.
+# That floor implements GRRN only. GRRN's ratio is to it; every other
+# model's is its time over the GRRN floor, labelled so. A second table
+# gives each model's ratio to a floor of its own: scripts/floor/priors.c,
+# in this repository, does the sweep of each entry-wise prior (GEE, GTT,
+# GTTN, GRRN, GEEA, GEG, GGGU, GLL, GLLI, GL21, GVnG, GVG) and NMF's
+# multiplicative updates in C with the prior's own draws; each round runs
+# it once per model beside the benchmark. A model of the benchmark without
+# one would be named below that table.
 #
 # The machine's speed drifts between runs, the ratio of interleaved runs much
 # less; that is why the sides alternate (floor first in odd rounds, the
@@ -30,18 +35,22 @@ usage() {
 	cat <<'EOF'
 Usage: scripts/floor-ratio.sh [flags]
 
-Builds ../shared/bench/floor.c (the C floor of a GRRN sweep) and the bnmf
-test binary, runs the floor and BenchmarkSweep interleaved at one worker for
-R rounds, and prints per shape and model the median of the per-round ratios
-ours / floor, their range, and the absolute times.
+Builds ../shared/bench/floor.c (the C floor of a GRRN sweep),
+scripts/floor/priors.c (a C floor of each entry-wise prior's sweep and of
+NMF's) and the bnmf test binary, runs the floors and BenchmarkSweep
+interleaved at one worker for R rounds, and prints per shape and model the
+median of the per-round ratios ours / floor, their range, and the absolute
+times: first against the GRRN floor, then each model against its own.
 
 Flags:
   --floor PATH       floor source (default: ../shared/bench/floor.c relative
                      to the repository root; also $BNMF_FLOOR_SRC)
   --rounds R         interleaved rounds (default 5)
   --models LIST      comma-separated models of BenchmarkSweep, or "all"
-                     (default GRRN); only GRRN has a floor of its own, the
-                     others are printed as their time over the GRRN floor
+                     (default GRRN); in the first table every model is
+                     over the GRRN floor, in the second over its own
+  --own-floor PATH   the per-model floor source (default
+                     scripts/floor/priors.c); --own-floor none skips it
   --shapes LIST      comma-separated among ml100k, ml1m, ml25m (default
                      ml100k,ml1m)
   --25m              also the MovieLens 25M shape (GRRN only, K = 50;
@@ -52,12 +61,14 @@ Flags:
   --summarize LOG    print the summary of a kept log and exit
   -h, --help         this text
 
-Without gcc, or without the floor source at its default place, it prints why
-and exits 0 ("skipped"). Run it on a quiet machine: the sides must share it.
+Without gcc it prints why and exits 0 ("skipped"); without the GRRN floor
+at its default place it says so and measures against the own floors only.
+Run it on a quiet machine: the sides must share it.
 EOF
 }
 
 floor_src="${BNMF_FLOOR_SRC:-}"
+own_src="$root/scripts/floor/priors.c"
 rounds=5
 models=GRRN
 shapes=ml100k,ml1m
@@ -73,6 +84,7 @@ while [[ $# -gt 0 ]]; do
 		exit 0
 		;;
 	--floor) floor_src="${2:?--floor needs a path}"; shift 2 ;;
+	--own-floor) own_src="${2:?--own-floor needs a path or none}"; shift 2 ;;
 	--rounds) rounds="${2:?--rounds needs a number}"; shift 2 ;;
 	--models) models="${2:?--models needs a list}"; shift 2 ;;
 	--shapes) shapes="${2:?--shapes needs a list}"; shift 2 ;;
@@ -90,6 +102,7 @@ done
 # summarize LOG prints the table of a raw log. The log has one record per
 # line: "meta key=value..." lines, then per run either
 #   round=R side=floor shape=S <the floor's output line>
+#   round=R side=own shape=S <priors.c's output line, with model=M>
 #   round=R side=ours shape=S <a benchmark result line>
 summarize_log() {
 	awk '
@@ -114,8 +127,17 @@ summarize_log() {
 		if (side == "floor") {
 			ms = field("median_ms")
 			if (ms == "") { printf "floor-ratio.sh: no median_ms in: %s\n", $0 > "/dev/stderr"; bad = 1; next }
-			floor[shape, round] = ms
-			floorcpu[shape, round] = field("cpu_median_ms")
+			floor[shape, round] = ms + 0
+			floorcpu[shape, round] = field("cpu_median_ms") + 0
+			if (!((shape) in seenshape)) { seenshape[shape] = 1; shapeorder[++nshape] = shape }
+			next
+		}
+		if (side == "own") {
+			ms = field("median_ms"); model = field("model")
+			if (ms == "" || model == "") { printf "floor-ratio.sh: no model or median_ms in: %s\n", $0 > "/dev/stderr"; bad = 1; next }
+			own[shape, model, round] = ms + 0
+			hasown = 1; ownmodel[model] = 1
+			owncpu[shape, model, round] = field("cpu_median_ms") + 0
 			if (!((shape) in seenshape)) { seenshape[shape] = 1; shapeorder[++nshape] = shape }
 			next
 		}
@@ -148,8 +170,8 @@ summarize_log() {
 	END {
 		for (i = 1; i <= nmeta; i++) print meta[i]
 		print ""
-		print "| shape | K | model | measure | ratio (median) | range | ours ms | floor ms | CPU-time ratio | rounds |"
-		print "|---|---:|---|---|---:|---|---:|---:|---:|---:|"
+		header = "| shape | K | model | measure | ratio (median) | range | ours ms | floor ms | CPU-time ratio | rounds |\n|---|---:|---|---|---:|---|---:|---:|---:|---:|"
+		nfloorrows = 0
 		for (s = 1; s <= nshape; s++) {
 			shape = shapeorder[s]
 			for (m = 1; m <= nmodels[shape]; m++) {
@@ -163,12 +185,49 @@ summarize_log() {
 					if (((shape, model, r) in ourscpu) && floorcpu[shape, r] > 0) cratio[++nc] = ourscpu[shape, model, r] / floorcpu[shape, r]
 				}
 				if (n == 0) continue
+				anygrrn = 1
 				lo = ratio[1]; hi = ratio[1]
 				for (i = 2; i <= n; i++) { if (ratio[i] < lo) lo = ratio[i]; if (ratio[i] > hi) hi = ratio[i] }
 				measure = model == "GRRN" ? "GRRN / its floor" : model " / GRRN floor"
 				cr = nc == n ? sprintf("%.2f", median(cratio, nc)) : "-"
+				if (nfloorrows++ == 0) print header
 				printf "| %s | %s | %s | %s | %.2f | %.2f-%.2f | %.1f | %.1f | %s | %d |\n", shape, kof[shape SUBSEP model], model, measure, median(ratio, n), lo, hi, median(o, n), median(f, n), cr, n
 			}
+		}
+		# Each model over its own floor (scripts/floor/priors.c).
+		nownrows = 0; nmissing = 0
+		for (s = 1; s <= nshape; s++) {
+			shape = shapeorder[s]
+			for (m = 1; m <= nmodels[shape]; m++) {
+				model = models[shape, m]
+				n = 0; nc = 0
+				for (r = 1; r <= maxround; r++) {
+					if (!((shape, model, r) in ours) || !((shape, model, r) in own)) continue
+					n++
+					ratio[n] = ours[shape, model, r] / own[shape, model, r]
+					o[n] = ours[shape, model, r]; f[n] = own[shape, model, r]
+					if (((shape, model, r) in ourscpu) && owncpu[shape, model, r] > 0) cratio[++nc] = ourscpu[shape, model, r] / owncpu[shape, model, r]
+				}
+				if (n == 0) {
+					if (hasown && !(model in ownmodel) && !(model in missing)) { missing[model] = 1; missorder[++nmissing] = model }
+					continue
+				}
+				if (nownrows++ == 0) {
+					if (nfloorrows > 0) print ""
+					print "| shape | K | model | ours / its own floor (median) | range | ours ms | own floor ms | CPU-time ratio | rounds |"
+					print "|---|---:|---|---:|---|---:|---:|---:|---:|"
+				}
+				lo = ratio[1]; hi = ratio[1]
+				for (i = 2; i <= n; i++) { if (ratio[i] < lo) lo = ratio[i]; if (ratio[i] > hi) hi = ratio[i] }
+				cr = nc == n ? sprintf("%.2f", median(cratio, nc)) : "-"
+				printf "| %s | %s | %s | %.2f | %.2f-%.2f | %.1f | %.1f | %s | %d |\n", shape, kof[shape SUBSEP model], model, median(ratio, n), lo, hi, median(o, n), median(f, n), cr, n
+			}
+		}
+		if (nmissing > 0) {
+			line = "no floor of their own:"
+			for (i = 1; i <= nmissing; i++) line = line " " missorder[i]
+			print ""
+			print line
 		}
 		exit bad
 	}' "$1"
@@ -185,16 +244,37 @@ fi
 if [[ -z "$floor_src" ]]; then
 	floor_src="$root/../shared/bench/floor.c"
 	if [[ ! -f "$floor_src" ]]; then
-		echo "floor-ratio.sh: skipped: no floor source at $floor_src (give one with --floor PATH)"
-		exit 0
+		echo "floor-ratio.sh: no GRRN floor at $floor_src (give one with --floor PATH); measuring against the own floors only" >&2
+		floor_src=""
 	fi
 elif [[ ! -f "$floor_src" ]]; then
 	echo "floor-ratio.sh: no floor source at $floor_src" >&2
 	exit 2
 fi
-if ! command -v gcc >/dev/null 2>&1; then
-	echo "floor-ratio.sh: skipped: gcc not found, cannot build the floor $floor_src"
+if [[ "$own_src" == none ]]; then
+	own_src=""
+elif [[ ! -f "$own_src" ]]; then
+	echo "floor-ratio.sh: no own-floor source at $own_src (--own-floor none to go without)" >&2
+	exit 2
+fi
+if [[ -z "$floor_src" && -z "$own_src" ]]; then
+	echo "floor-ratio.sh: skipped: no floor to measure against"
 	exit 0
+fi
+if ! command -v gcc >/dev/null 2>&1; then
+	echo "floor-ratio.sh: skipped: gcc not found, cannot build the floors"
+	exit 0
+fi
+
+# The models priors.c has a floor for.
+own_models=(GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG NMF)
+own_run=()
+if [[ -n "$own_src" ]]; then
+	for m in "${own_models[@]}"; do
+		if [[ "$models" == all || ",$models," == *",$m,"* ]]; then
+			own_run+=("$m")
+		fi
+	done
 fi
 
 # The shapes: name, the floor's arguments (M N nnz K sweeps mode gen exact),
@@ -231,8 +311,13 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/floor-ratio.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 log="$tmp/log"
 
-echo "building the floor ($floor_src) and the test binary ..." >&2
-gcc -O3 -march=native -ffast-math -o "$tmp/floor" "$floor_src" -lm
+echo "building the floors (${floor_src:-no GRRN floor}; ${own_src:-no own floors}) and the test binary ..." >&2
+if [[ -n "$floor_src" ]]; then
+	gcc -O3 -march=native -ffast-math -o "$tmp/floor" "$floor_src" -lm
+fi
+if [[ -n "$own_src" ]]; then
+	gcc -O3 -march=native -ffast-math -o "$tmp/own" "$own_src" -lm
+fi
 (cd "$root" && go test -c -o "$tmp/bnmf.test" ./bnmf)
 
 cpu="$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)"
@@ -246,6 +331,7 @@ fi
 	echo "meta machine: $(uname -m), $cpu, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') CPUs"
 	echo "meta build: $rev, $(go version | awk '{ print $3 }'), $(gcc -dumpfullversion 2>/dev/null || gcc -dumpversion) -O3 -march=native -ffast-math"
 	echo "meta runs: $rounds interleaved rounds, one worker (GOMAXPROCS=1; floor HP=1), ratio = ours ns/op / floor median_ms per round (CPU-time ratio: cpu-ns/op / cpu_median_ms)"
+	echo "meta floors: ${floor_src:+GRRN floor $(basename "$floor_src")}${floor_src:+${own_src:+; }}${own_src:+own floors ${own_src#"$root"/} for ${own_run[*]:-none}}"
 	echo "meta command: scripts/floor-ratio.sh --rounds $rounds --models $models --shapes $shapes --k $k$([[ $with25m == 1 ]] && echo ' --25m')"
 } >"$log"
 
@@ -259,6 +345,27 @@ run_floor() { # round shape args
 	fi
 	echo "round=$1 side=floor shape=$2 $out" >>"$log"
 	echo "  round $1 $2 floor: $(sed -n 's/.* \(median_ms=[0-9.]*\).*/\1/p' <<<"$out")" >&2
+}
+run_own() { # round shape args: each model's own floor, on the shape's M N nnz K sweeps
+	local out args m
+	read -r -a args <<<"$3"
+	for m in "${own_run[@]}"; do
+		if ! out="$(HP=1 "$tmp/own" "$m" "${args[@]:0:5}")"; then
+			echo "floor-ratio.sh: the own floor failed (priors $m ${args[*]:0:5}); its output was:" >&2
+			echo "$out" >&2
+			exit 1
+		fi
+		echo "round=$1 side=own shape=$2 $out" >>"$log"
+		echo "  round $1 $2 own floor $m: $(sed -n 's/.* \(median_ms=[0-9.]*\).*/\1/p' <<<"$out")" >&2
+	done
+}
+run_floors() { # round shape args: the GRRN floor, then the own floors
+	if [[ -n "$floor_src" ]]; then
+		run_floor "$@"
+	fi
+	if [[ "$2" != ml25m ]]; then
+		run_own "$@"
+	fi
 }
 run_ours() { # round shape pattern benchtime
 	local out line n=0
@@ -285,11 +392,11 @@ for ((r = 1; r <= rounds; r++)); do
 	for run in "${runs[@]}"; do
 		IFS=';' read -r shape fargs pattern benchtime <<<"$run"
 		if ((r % 2)); then
-			run_floor "$r" "$shape" "$fargs"
+			run_floors "$r" "$shape" "$fargs"
 			run_ours "$r" "$shape" "$pattern" "$benchtime"
 		else
 			run_ours "$r" "$shape" "$pattern" "$benchtime"
-			run_floor "$r" "$shape" "$fargs"
+			run_floors "$r" "$shape" "$fargs"
 		fi
 	done
 done
