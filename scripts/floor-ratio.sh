@@ -76,6 +76,8 @@ with25m=0
 k=50
 keep_log=""
 summarize=""
+# The command as given, for the log's meta lines.
+command_line="scripts/floor-ratio.sh${*:+ $*}"
 
 while [[ $# -gt 0 ]]; do
 	case "$1" in
@@ -332,7 +334,7 @@ fi
 	echo "meta build: $rev, $(go version | awk '{ print $3 }'), $(gcc -dumpfullversion 2>/dev/null || gcc -dumpversion) -O3 -march=native -ffast-math"
 	echo "meta runs: $rounds interleaved rounds, one worker (GOMAXPROCS=1; floor HP=1), ratio = ours ns/op / floor median_ms per round (CPU-time ratio: cpu-ns/op / cpu_median_ms)"
 	echo "meta floors: ${floor_src:+GRRN floor $(basename "$floor_src")}${floor_src:+${own_src:+; }}${own_src:+own floors ${own_src#"$root"/} for ${own_run[*]:-none}}"
-	echo "meta command: scripts/floor-ratio.sh --rounds $rounds --models $models --shapes $shapes --k $k$([[ $with25m == 1 ]] && echo ' --25m')"
+	echo "meta command: $command_line (rounds $rounds, models $models, shapes $shapes, K = $k$([[ $with25m == 1 ]] && echo ', with 25M'))"
 } >"$log"
 
 run_floor() { # round shape args
