@@ -69,11 +69,11 @@ func TestRowwiseSweepAllocs(t *testing.T) {
 // reports cpu-ns/op, the CPU time of all its threads per sweep, which
 // other processes on a shared machine inflate less than the wall time.
 func BenchmarkSweepRowwise(b *testing.B) {
-	forMovieLensShapes(b, func(shape string, data *Matrix) {
+	forMovieLensShapes(b, func(shape string, data func() *Matrix) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, GGG{}, GGGA{}, GGGW{}} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
-					benchmarkSweeps(b, model, data, k)
+					benchmarkSweeps(b, model, data(), k)
 				})
 			}
 		}

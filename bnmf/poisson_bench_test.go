@@ -14,11 +14,11 @@ import (
 //
 //	go test ./bnmf -run '^$' -bench SweepPoisson -count 5
 func BenchmarkSweepPoisson(b *testing.B) {
-	forMovieLensShapes(b, func(shape string, data *Matrix) {
+	forMovieLensShapes(b, func(shape string, data func() *Matrix) {
 		for _, k := range []int{10, 20, 50} {
 			for _, model := range []Model{GRRN{}, PGG{}, PGGG{}} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
-					benchmarkSweeps(b, model, data, k)
+					benchmarkSweeps(b, model, data(), k)
 				})
 			}
 		}

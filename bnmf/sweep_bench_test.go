@@ -37,11 +37,11 @@ func movieLensShape(tb testing.TB, rows, cols, observed int) *Matrix {
 // BenchmarkSweep measures one sweep (W, Z, hyperparameters and sigma^2) per
 // model on matrices shaped like cleaned MovieLens 100K and 1M.
 func BenchmarkSweep(b *testing.B) {
-	forMovieLensShapes(b, func(shape string, data *Matrix) {
+	forMovieLensShapes(b, func(shape string, data func() *Matrix) {
 		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}} {
 			for _, k := range []int{10, 20, 50} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
-					benchmarkSweeps(b, model, data, k)
+					benchmarkSweeps(b, model, data(), k)
 				})
 			}
 		}
@@ -79,16 +79,17 @@ func BenchmarkSweep25M(b *testing.B) {
 // BenchmarkSweepFloat32 is BenchmarkSweep for GRRN at K = 50 with
 // Settings.Float32Factors.
 func BenchmarkSweepFloat32(b *testing.B) {
-	forMovieLensShapes(b, func(shape string, data *Matrix) {
-		b.Run(fmt.Sprintf("GRRN/%s/K=50", shape), func(b *testing.B) { benchmarkSweepsFloat32(b, GRRN{}, data, 50) })
+	forMovieLensShapes(b, func(shape string, data func() *Matrix) {
+		b.Run(fmt.Sprintf("GRRN/%s/K=50", shape), func(b *testing.B) { benchmarkSweepsFloat32(b, GRRN{}, data(), 50) })
 	})
 }
 
 // forMovieLensShapes calls bench with the name and a matrix
 // (movieLensShape) of each shape of cleaned MovieLens the sweep benchmarks
 // run on: "ml100k" (943 x 1473 with 99,723 ratings) and "ml1m" (6040 x
-// 3503 with 999,917).
-func forMovieLensShapes(b *testing.B, bench func(shape string, data *Matrix)) {
+// 3503 with 999,917). The matrix is built when a sub-benchmark first asks
+// for it, so that a run that selects one shape does not build the other.
+func forMovieLensShapes(b *testing.B, bench func(shape string, data func() *Matrix)) {
 	for _, sh := range []struct {
 		name            string
 		rows, cols, nnz int
@@ -96,12 +97,17 @@ func forMovieLensShapes(b *testing.B, bench func(shape string, data *Matrix)) {
 		{"ml100k", 943, 1473, 99723},
 		{"ml1m", 6040, 3503, 999917},
 	} {
-		data := movieLensShape(b, sh.rows, sh.cols, sh.nnz)
-		// Building the matrix leaves garbage (the map of drawn
-		// positions); collect it now so that the collector does not run
-		// on the measured cores during the first benchmarks.
-		runtime.GC()
-		bench(sh.name, data)
+		var built *Matrix
+		bench(sh.name, func() *Matrix {
+			if built == nil {
+				built = movieLensShape(b, sh.rows, sh.cols, sh.nnz)
+				// Building the matrix leaves garbage (the map of drawn
+				// positions); collect it now so that the collector does
+				// not run during the measured sweeps.
+				runtime.GC()
+			}
+			return built
+		})
 	}
 }
 
