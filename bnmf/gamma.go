@@ -66,23 +66,7 @@ func (g gammaSampler) rand(rng *rand.Rand, rate float64) float64 {
 	case g.shape == 1:
 		x = rng.ExpFloat64() / rate
 	default:
-		// gammaMarsagliaTsang(rng, g.d, g.c) / rate, written out: one
-		// call less per draw in the per-entry loops of the
-		// hyperparameters' conditionals.
-		for {
-			z := rng.NormFloat64()
-			v := 1 + g.c*z
-			if v <= 0 {
-				continue
-			}
-			v = v * v * v
-			u := rng.Float64()
-			z2 := z * z
-			if u < 1-0.0331*z2*z2 || math.Log(u) < z2/2+g.d*(1-v+math.Log(v)) {
-				x = g.d * v / rate
-				break
-			}
-		}
+		x = gammaMarsagliaTsang(rng, g.d, g.c) / rate
 	}
 	if x > math.MaxFloat64 {
 		return math.NaN()
