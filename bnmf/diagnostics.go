@@ -148,42 +148,36 @@ func sweepQuantities() []sweepQuantity {
 	}
 }
 
-// in returns where d holds q's diagnostics: its field, or its entry of
-// d.Others, which create makes when it is missing (else in returns nil).
-func (q sweepQuantity) in(d *Diagnostics, create bool) *Convergence {
+// slot returns where d holds q's diagnostics: its field, or its entry of
+// d.Others, made when missing.
+func (q sweepQuantity) slot(d *Diagnostics) *Convergence {
 	if q.field != nil {
 		return q.field(d)
-	}
-	if c := d.Others[q.name]; c != nil || !create {
-		return c
 	}
 	if d.Others == nil {
 		d.Others = make(map[string]*Convergence)
 	}
-	c := &Convergence{}
-	d.Others[q.name] = c
-	return c
+	if d.Others[q.name] == nil {
+		d.Others[q.name] = &Convergence{}
+	}
+	return d.Others[q.name]
 }
 
 // Quantities lists the diagnosed quantities in the order tables and
-// warnings give them: those of sweepQuantities, then any other of
-// d.Others by name, then the worst tracked prediction, named "the worst
-// of N tracked <tracked> predictions", when there is one. The
-// Convergences alias d's.
+// warnings give them: those of sweepQuantities that have a field of
+// Diagnostics, then those of d.Others by name, then the worst tracked
+// prediction, named "the worst of N tracked <tracked> predictions", when
+// there is one. The Convergences alias d's.
 func (d *Diagnostics) Quantities(tracked string) []Quantity {
 	var qs []Quantity
-	listed := make(map[string]bool)
 	for _, q := range sweepQuantities() {
-		if c := q.in(d, false); c != nil {
-			qs = append(qs, Quantity{q.name, c})
-			listed[q.name] = true
+		if q.field != nil {
+			qs = append(qs, Quantity{q.name, q.field(d)})
 		}
 	}
-	// Quantities that this program does not list (a record written by
-	// another), by name.
 	for _, name := range slices.Sorted(maps.Keys(d.Others)) {
-		if !listed[name] && d.Others[name] != nil {
-			qs = append(qs, Quantity{name, d.Others[name]})
+		if c := d.Others[name]; c != nil { // a record may hold a null
+			qs = append(qs, Quantity{name, c})
 		}
 	}
 	if d.Predictions != nil {
@@ -212,7 +206,7 @@ func (c *Chains) diagnose(qs []sweepQuantity, trainVariance float64, tracked str
 	var ws mcmcdiag.Workspace
 	d := &Diagnostics{Chains: len(c.Results), Kept: len(kept)}
 	for _, q := range qs {
-		*q.in(d, true) = convergenceOf(ws.Summarize(keptSeries(c, kept, q.value)))
+		*q.slot(d) = convergenceOf(ws.Summarize(keptSeries(c, kept, q.value)))
 	}
 	if w, ok := c.worstTracked(&ws, kept); ok {
 		d.Predictions, d.Tracked = &w, len(first.Settings.Tracked)
