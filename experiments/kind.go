@@ -17,12 +17,15 @@ func Kinds() []Kind {
 
 // KindByName returns the kind with the given name, or false when there is
 // none.
-func KindByName(name string) (Kind, bool) {
-	i := slices.IndexFunc(Kinds(), func(k Kind) bool { return k.Name() == name })
+func KindByName(name string) (Kind, bool) { return kindNamed(Kinds(), name) }
+
+// kindNamed returns the kind of kinds with the given name, or false.
+func kindNamed(kinds []Kind, name string) (Kind, bool) {
+	i := slices.IndexFunc(kinds, func(k Kind) bool { return k.Name() == name })
 	if i < 0 {
 		return nil, false
 	}
-	return Kinds()[i], true
+	return kinds[i], true
 }
 
 // lookupKind returns the kind c names, from c.kinds when set, else from
@@ -31,11 +34,7 @@ func (c *Config) lookupKind() (Kind, bool) {
 	if c.kinds == nil {
 		return KindByName(c.Kind)
 	}
-	i := slices.IndexFunc(c.kinds, func(k Kind) bool { return k.Name() == c.Kind })
-	if i < 0 {
-		return nil, false
-	}
-	return c.kinds[i], true
+	return kindNamed(c.kinds, c.Kind)
 }
 
 // KindNames lists the names of the kinds, in the order of Kinds.
