@@ -70,7 +70,7 @@ func (s *StudySummary) hasAutoSweeps() bool {
 // reached the cap or stopped stuck, and their held-out MSE (for studies
 // with held-out entries).
 func WriteAutoSweepsTable(w io.Writer, s *StudySummary) error {
-	axis, heldOut := axisOf(&s.Study.Manifest)
+	axis, heldOut := experiments.ManifestAxis(&s.Study.Manifest)
 	t := mdTable{header: []string{"Model", "K", "Setting", "Repeats", "Sweeps (mean)", "Sweeps (range)", "Converged", "At the cap", "Stuck"}}
 	if heldOut {
 		t.header = append(t.header, "Held-out MSE")

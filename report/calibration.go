@@ -119,7 +119,7 @@ func WriteCalibrationTable(w io.Writer, s *StudySummary, clean bool) error {
 	}
 	header = append(header, "Width 90%", "Log density", "CRPS")
 	t := mdTable{header: header}
-	axis, _ := axisOf(&s.Study.Manifest)
+	axis, _ := experiments.ManifestAxis(&s.Study.Manifest)
 	for _, g := range s.Groups {
 		p := g.Predictive
 		if p == nil || (clean && p.CleanCoverage == nil) {
@@ -157,7 +157,7 @@ func CalibrationFigure(s *StudySummary, pal Palette) (*Figure, error) {
 	if !s.hasScores() {
 		return nil, ErrNoData
 	}
-	axis, _ := axisOf(&s.Study.Manifest)
+	axis, _ := experiments.ManifestAxis(&s.Study.Manifest)
 	grid := s.Grid
 	if len(grid) == 0 {
 		grid = []float64{0}

@@ -66,7 +66,7 @@ func WriteCSV(w io.Writer, st *experiments.Study) error {
 		byCell[records[i].Cell] = &records[i]
 	}
 
-	axis, heldOut := axisOf(&m)
+	axis, heldOut := experiments.ManifestAxis(&m)
 	header := csvHeader(axis)
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {

@@ -87,7 +87,7 @@ func diagnosticRows(s *StudySummary) []diagRow {
 // repeats were flagged, then the flagged cells with their warnings.
 func WriteDiagnosticsTable(w io.Writer, s *StudySummary) error {
 	rows := diagnosticRows(s)
-	axis, _ := axisOf(&s.Study.Manifest)
+	axis, _ := experiments.ManifestAxis(&s.Study.Manifest)
 	t := mdTable{header: []string{"Model", "K", "Setting", "Chains", "Repeats", "Worst R-hat", "Min bulk-ESS", "Min tail-ESS", "Flagged", "Stuck"}}
 	num := func(x float64, format string) string {
 		if math.IsNaN(x) {

@@ -28,7 +28,7 @@ func (s *StudySummary) hasHyper() bool {
 // hyperparameters, their posterior means per dimension in ascending
 // order, one row per cell and hyperparameter.
 func WriteHyperTable(w io.Writer, s *StudySummary) error {
-	axis, _ := axisOf(&s.Study.Manifest)
+	axis, _ := experiments.ManifestAxis(&s.Study.Manifest)
 	t := mdTable{header: []string{"Model", "K", "Setting", "Repeat", "Name", "Posterior means, ascending"}}
 	for i := range s.Study.Records {
 		r := &s.Study.Records[i]

@@ -46,10 +46,6 @@ type tableAdder func(file, heading, caption string, render func(*bytes.Buffer) e
 // does not know (a study written by a newer program).
 func reportOf(s *StudySummary) kindReport { return kindReports()[s.Kind()] }
 
-// axisOf returns the setting that the study m describes varies, and
-// whether it holds out test entries (experiments.ManifestAxis).
-func axisOf(m *experiments.Manifest) (experiments.Axis, bool) { return experiments.ManifestAxis(m) }
-
 // figureTitle titles a study's figure: what it shows, on which data, in
 // which study, after the paper's figure name ("Fig. 5: ...") when the
 // study repeats the paper's.

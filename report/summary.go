@@ -150,10 +150,10 @@ func (s *StudySummary) keyLabel(k Key) string {
 	if k.Setting == 0 {
 		return k.String()
 	}
-	axis, _ := axisOf(&s.Study.Manifest)
-	v := k.Setting
-	k.Setting = 0
-	return k.String() + ", " + axis.Name() + " " + fmtG(v)
+	axis, _ := experiments.ManifestAxis(&s.Study.Manifest)
+	plain := k
+	plain.Setting = 0
+	return plain.String() + ", " + settingOf(k, axis)
 }
 
 // Used returns the number of records that did not fail.
@@ -219,7 +219,7 @@ func expectedCells(m experiments.Manifest) []experiments.Cell {
 	if len(m.Cells) > 0 {
 		return m.Cells
 	}
-	axis, _ := axisOf(&m)
+	axis, _ := experiments.ManifestAxis(&m)
 	var cells []experiments.Cell
 	for _, model := range m.Models {
 		for _, k := range m.Ranks {
@@ -296,7 +296,7 @@ func summariseStudy(st *experiments.Study) *StudySummary {
 	records, warns := acceptRecords(st, expected)
 	ss.Warnings = append(ss.Warnings, warns...)
 
-	axis, heldOut := axisOf(&m)
+	axis, heldOut := experiments.ManifestAxis(&m)
 	byKey := make(map[Key]*groupBuilder)
 	get := func(k Key) *groupBuilder {
 		b, ok := byKey[k]
