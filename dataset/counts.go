@@ -10,6 +10,20 @@ import (
 // with a Poisson likelihood needs (Options.Counts).
 var ErrNotCount = errors.New("not a count (a nonnegative integer)")
 
+// prepareValues applies what opts asks of r's values as read: the cast to
+// integers (Options.Truncate), then the counts check (Options.Counts).
+func (r *raw) prepareValues(opts Options) error {
+	if opts.Truncate {
+		for i := range r.cells {
+			r.cells[i].value = math.Trunc(r.cells[i].value)
+		}
+	}
+	if opts.Counts {
+		return r.checkCounts()
+	}
+	return nil
+}
+
 // checkCounts returns a ParseError for the value of r that is not a count
 // on the earliest line of its file, or nil when every value is a count.
 func (r *raw) checkCounts() error {

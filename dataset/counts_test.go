@@ -55,3 +55,29 @@ func TestCounts(t *testing.T) {
 		t.Errorf("entries: got error %v", err)
 	}
 }
+
+// TestTruncate checks that Options.Truncate casts every value toward zero
+// before the counts check, keeping every entry (an observed 0.4 becomes an
+// observed 0), and that without it the same file is refused as counts.
+func TestTruncate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fractions.csv")
+	if err := os.WriteFile(path, []byte("u,i,r\n1,1,2.7\n1,2,0.4\n2,1,12\n2,2,99.99\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFile(path, "triplets", Options{Counts: true}); !errors.Is(err, ErrNotCount) {
+		t.Fatalf("counts without the cast: got error %v, want ErrNotCount", err)
+	}
+	r, err := OpenFile(path, "triplets", Options{Counts: true, Truncate: true})
+	if err != nil {
+		t.Fatalf("counts after the cast: %v", err)
+	}
+	want := []float64{2, 0, 12, 99}
+	if len(r.Entries) != len(want) {
+		t.Fatalf("got %d entries, want %d", len(r.Entries), len(want))
+	}
+	for i, e := range r.Entries {
+		if e.Value != want[i] {
+			t.Errorf("entry %d (%d, %d) is %v, want %v", i, e.Row, e.Col, e.Value, want[i])
+		}
+	}
+}

@@ -143,6 +143,9 @@ func (s drugSource) open(ctx context.Context, dir string, opts Options) (*Rating
 		return nil, s.openError(dir, p, err)
 	}
 	r, stats, err := parseDense(ctx, p, bytes.NewReader(data), labels[0], labels[1], s.subnormalMissing)
+	if err == nil {
+		err = r.prepareValues(opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", s.name, err)
 	}

@@ -329,3 +329,31 @@ func TestMirrorEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenDrugSensitivityTruncated reads GDSC IC50 as Brouwer and Lio's
+// experiments do (their integer loader): the same 79,259 entries, each
+// value cast toward zero. The sum and the number of zeros were computed
+// from upstream's file by a separate script (Python's math.trunc over the
+// rows with at least 3 values).
+func TestOpenDrugSensitivityTruncated(t *testing.T) {
+	dir := testDataDir(t, "gdsc-ic50")
+	if _, err := Open("gdsc-ic50", dir, Options{Counts: true}); !errors.Is(err, ErrNotCount) {
+		t.Fatalf("real values as counts: got error %v, want ErrNotCount", err)
+	}
+	r, err := Open("gdsc-ic50", dir, Options{Counts: true, Truncate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	zeros := 0
+	for _, e := range r.Entries {
+		sum += e.Value
+		if e.Value == 0 {
+			zeros++
+		}
+	}
+	if r.Rows != 705 || r.Cols != 139 || len(r.Entries) != 79259 || sum != 3420471 || zeros != 18158 {
+		t.Errorf("got %d x %d, %d entries summing to %v with %d zeros; want 705 x 139, 79259 summing to 3420471 with 18158",
+			r.Rows, r.Cols, len(r.Entries), sum, zeros)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +39,13 @@ type Options struct {
 	// likelihood need: the error names the file and line of the earliest
 	// such value, or for the synthetic dataset the entry.
 	Counts bool
+	// Truncate casts every value to an integer toward zero as it is read,
+	// before the counts check and the cleaning (math.Trunc, as a cast to
+	// int in C or numpy does): Brouwer and Lio's experiments read the
+	// drug-sensitivity matrices so (their "_integer" loaders), and a model
+	// with a Poisson likelihood needs counts. An entry stays observed
+	// whatever its value, so a value in (-1, 1) becomes an observed 0.
+	Truncate bool
 }
 
 // counts are the numbers of ratings, users and movies of an official
@@ -230,6 +238,11 @@ func OpenContext(ctx context.Context, name, dir string, opts Options) (*Ratings,
 	}
 	if name == SyntheticName {
 		r, err := Synthetic(opts.Synthetic)
+		if err == nil && opts.Truncate {
+			for i := range r.Entries {
+				r.Entries[i].Value = math.Trunc(r.Entries[i].Value)
+			}
+		}
 		if err == nil && opts.Counts {
 			err = checkCountEntries(r)
 		}
@@ -264,8 +277,8 @@ func (s source) open(ctx context.Context, dir string, opts Options) (*Ratings, e
 		return nil, fmt.Errorf("dataset %s: %w; run \"%s\" to replace it with the official file, or skip the check (--skip-checksum)",
 			name, err, fetchCommand(name, dir))
 	}
-	if err == nil && opts.Counts {
-		err = r.checkCounts()
+	if err == nil {
+		err = r.prepareValues(opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", name, err)
@@ -404,8 +417,8 @@ func OpenFileDigest(ctx context.Context, path, format string, opts Options) (*Ra
 		return nil, "", err
 	}
 	r, err := parse(path, br)
-	if err == nil && opts.Counts {
-		err = r.checkCounts()
+	if err == nil {
+		err = r.prepareValues(opts)
 	}
 	if err != nil {
 		if explicit && !sameLayout(format, detected) && !errors.Is(err, ErrNotCount) {

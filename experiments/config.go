@@ -147,6 +147,12 @@ type DatasetConfig struct {
 	// data, by name or as a file in a MovieLens format, and no cleaning
 	// for other files.
 	MinRatings int `yaml:"min_ratings"`
+	// Cast is "integer" to truncate every value toward zero as it is read
+	// (dataset.Options.Truncate), as Brouwer and Lio's experiments read
+	// their drug-sensitivity data and as a model with a Poisson likelihood
+	// needs counts; empty keeps the values. It is in the hash only when
+	// set, so every other config keeps its hash.
+	Cast string `yaml:"cast" json:",omitempty"`
 	// Synthetic sets the generator's options for the synthetic dataset;
 	// zero values mean its defaults.
 	Synthetic SyntheticConfig `yaml:"synthetic"`
@@ -156,6 +162,10 @@ type DatasetConfig struct {
 	// a study's data later does not separate it from its records.
 	Label string `yaml:"label" json:"-"`
 }
+
+// CastInteger is the value of DatasetConfig.Cast that truncates every
+// value to an integer.
+const CastInteger = "integer"
 
 // SyntheticConfig mirrors dataset.SyntheticOptions; zero values mean the
 // generator's defaults (300 x 500, rank 5, density 0.07, noise standard

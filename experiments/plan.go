@@ -128,7 +128,8 @@ func loadData(ctx context.Context, cfg *Config, opts PrepareOptions) (*dataset.R
 			Rows: s.Rows, Cols: s.Cols, Rank: s.Rank,
 			Density: s.Density, NoiseStd: s.NoiseStd, Seed: s.Seed,
 		},
-		Counts: cfg.needsCounts(),
+		Counts:   cfg.needsCounts(),
+		Truncate: d.Cast == CastInteger,
 	}
 	var (
 		r   *dataset.Ratings

@@ -97,6 +97,9 @@ func (c *Config) validateDataset() error {
 	if d.MinRatings < 0 {
 		return c.errorf("dataset.min_ratings", "%d must not be negative", d.MinRatings)
 	}
+	if d.Cast != "" && d.Cast != CastInteger {
+		return c.errorf("dataset.cast", "unknown cast %q; the one cast is %q (truncate every value to an integer)", d.Cast, CastInteger)
+	}
 	if strings.ContainsFunc(d.Label, unicode.IsControl) || (d.Label != "" && strings.TrimSpace(d.Label) == "") {
 		return c.errorf("dataset.label", "%q must be one line of visible text", d.Label)
 	}
