@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -132,7 +133,36 @@ func blioHyperparameters(gttnMuMu any) map[string]map[string]any {
 		"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
 		"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
 		"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
+		"GGG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GGGA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GGGW": {"mu0": 0, "beta0": 1, "w0": 1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GL21": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"PGG":  {"a": 1, "b": 1},
+		"PGGG": {"a": 1, "ap": 1, "bp": 1},
+		// GVG and GVnG take gamma from upstream's script of each dataset
+		// (blioVolumeGamma); the rest is the same everywhere.
+		"GVG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+		"GVnG": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
 	}
+}
+
+// blioVolumeGamma returns the gamma of the volume prior (GVG, GVnG) in
+// upstream's cross-validation scripts of dataset.
+func blioVolumeGamma(dataset string) any {
+	return map[string]any{
+		"gdsc-ic50": 1e-30, "ccle-ic50": 1e-10, "ccle-ec50": 1e-10,
+		"movielens-100k": 1, "movielens-1m": 1,
+	}[dataset]
+}
+
+// withVolumeGamma returns want with gamma set for GVG and GVnG.
+func withVolumeGamma(want map[string]map[string]any, gamma any) map[string]map[string]any {
+	for _, m := range []string{"GVG", "GVnG"} {
+		w := maps.Clone(want[m])
+		w["gamma"] = gamma
+		want[m] = w
+	}
+	return want
 }
 
 // checkBlioHyperparameters checks that each of models has exactly the

@@ -23,7 +23,13 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 	ccle := append(append([]string{"GEE", "GTT", "GTTN"}, newPriors...), append([]string{"GRRN"}, base...)...)
 	// Bias needs K >= 2: left out where the grid has K = 1.
 	ccle1 := ccle[:len(ccle)-1]
-	ml100k := []string{"GEE", "GTT", "GTTN", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	// The other eight priors join where upstream's grid and sweeps are the
+	// same as a study's; elsewhere they have configs of their own.
+	cclePlus := slices.Concat(ccle[:8], []string{"GGG", "GGGA", "GL21"}, ccle[8:])
+	ccle1Plus := slices.Concat(ccle1[:8], []string{"GGG", "GGGA", "GGGW", "GL21"}, ccle1[8:])
+	ml100k := []string{"GEE", "GTT", "GTTN", "GEG", "GGGU", "GLL", "GLLI", "GGG", "GL21", "PGG", "PGGG", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	poisson := []string{"PGG", "PGGG"}
+	volume := []string{"GVG", "GVnG"}
 	msGDSC := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
 	msML := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
 	nmf := []string{"NMF"}
@@ -42,9 +48,9 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-nested-cv-gggu", KindNestedCV, "gdsc-ic50", []string{"GGGU"}, []int{4, 5, 6, 7}, 5, 200, 180, 1},
 		{"blio-gdsc-nested-cv-gll", KindNestedCV, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{7, 8, 9, 10, 11}, 5, 250, 200, 1},
 		{"blio-gdsc-nested-cv-nmf", KindNestedCV, "gdsc-ic50", nmf, []int{3, 4, 5, 6, 7}, 5, 500, 0, 1},
-		{"blio-ccle-ic50-nested-cv", KindNestedCV, "ccle-ic50", ccle, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
+		{"blio-ccle-ic50-nested-cv", KindNestedCV, "ccle-ic50", cclePlus, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
 		{"blio-ccle-ic50-nested-cv-nmf", KindNestedCV, "ccle-ic50", nmf, []int{1, 2, 3}, 5, 500, 0, 1},
-		{"blio-ccle-ec50-nested-cv", KindNestedCV, "ccle-ec50", ccle1, []int{1, 2, 3}, 5, 250, 200, 1},
+		{"blio-ccle-ec50-nested-cv", KindNestedCV, "ccle-ec50", ccle1Plus, []int{1, 2, 3}, 5, 250, 200, 1},
 		{"blio-ccle-ec50-nested-cv-nmf", KindNestedCV, "ccle-ec50", nmf, []int{1, 2, 3}, 5, 500, 0, 1},
 		{"blio-ml100k-nested-cv", KindNestedCV, "movielens-100k", ml100k, []int{1, 2, 3}, 5, 200, 180, 1},
 		{"blio-ml100k-nested-cv-geea", KindNestedCV, "movielens-100k", []string{"GEEA"}, []int{1, 2, 3, 4, 5}, 5, 200, 180, 1},
@@ -56,6 +62,29 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-ml1m-nested-cv-gll", KindNestedCV, "movielens-1m", []string{"GLL"}, []int{6, 7, 8}, 5, 100, 80, 1},
 		{"blio-ml1m-nested-cv-glli", KindNestedCV, "movielens-1m", []string{"GLLI"}, []int{7, 8, 9}, 5, 100, 80, 1},
 		{"blio-ml1m-nested-cv-nmf", KindNestedCV, "movielens-1m", nmf, []int{2, 3, 4}, 5, 200, 0, 1},
+		{"blio-gdsc-nested-cv-ggg", KindNestedCV, "gdsc-ic50", []string{"GGG"}, []int{5, 6, 7, 8}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-ggga", KindNestedCV, "gdsc-ic50", []string{"GGGA"}, []int{9, 10, 11, 12}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-gggw", KindNestedCV, "gdsc-ic50", []string{"GGGW"}, []int{14, 15, 16, 17}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-gvg", KindNestedCV, "gdsc-ic50", []string{"GVG"}, []int{9, 10, 11}, 5, 100, 80, 1},
+		{"blio-gdsc-nested-cv-gvng", KindNestedCV, "gdsc-ic50", []string{"GVnG"}, []int{10, 11, 12}, 5, 100, 80, 1},
+		{"blio-gdsc-nested-cv-gl21", KindNestedCV, "gdsc-ic50", []string{"GL21"}, []int{5, 6, 7, 8}, 5, 250, 200, 1},
+		{"blio-gdsc-nested-cv-pgg", KindNestedCV, "gdsc-ic50", poisson, []int{4, 5, 6}, 5, 200, 180, 1},
+		{"blio-ccle-ic50-nested-cv-gggw", KindNestedCV, "ccle-ic50", []string{"GGGW"}, []int{4, 5, 6, 7, 8}, 5, 250, 200, 1},
+		{"blio-ccle-ic50-nested-cv-gvg", KindNestedCV, "ccle-ic50", volume, []int{4, 5, 6, 7}, 5, 150, 100, 1},
+		{"blio-ccle-ic50-nested-cv-pgg", KindNestedCV, "ccle-ic50", poisson, []int{9, 10, 11, 12, 13, 14}, 5, 500, 400, 1},
+		{"blio-ccle-ec50-nested-cv-gvg", KindNestedCV, "ccle-ec50", volume, []int{2, 3}, 5, 150, 100, 1},
+		{"blio-ccle-ec50-nested-cv-pgg", KindNestedCV, "ccle-ec50", poisson, []int{1, 2, 3}, 5, 250, 200, 1},
+		{"blio-ml100k-nested-cv-ggga", KindNestedCV, "movielens-100k", []string{"GGGA"}, []int{1, 2, 3, 4, 5}, 5, 200, 180, 1},
+		{"blio-ml100k-nested-cv-gggw", KindNestedCV, "movielens-100k", []string{"GGGW"}, []int{1, 2, 3, 4, 5, 6, 7}, 5, 200, 180, 1},
+		{"blio-ml100k-nested-cv-gvg", KindNestedCV, "movielens-100k", []string{"GVG"}, []int{2, 3, 4}, 5, 100, 80, 1},
+		{"blio-ml100k-nested-cv-gvng", KindNestedCV, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
+		{"blio-ml1m-nested-cv-ggg", KindNestedCV, "movielens-1m", []string{"GGG"}, []int{3, 4, 5, 6, 7}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-ggga", KindNestedCV, "movielens-1m", []string{"GGGA"}, []int{7, 8, 9, 10}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-gggw", KindNestedCV, "movielens-1m", []string{"GGGW"}, []int{12, 13, 14}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-gvg", KindNestedCV, "movielens-1m", []string{"GVG"}, []int{2, 3, 4}, 5, 70, 50, 1},
+		{"blio-ml1m-nested-cv-gvng", KindNestedCV, "movielens-1m", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
+		{"blio-ml1m-nested-cv-gl21", KindNestedCV, "movielens-1m", []string{"GL21"}, []int{7, 8, 9}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-pgg", KindNestedCV, "movielens-1m", poisson, []int{1, 2, 3}, 5, 120, 100, 1},
 		{"blio-gdsc-model-selection", KindModelSelection, "gdsc-ic50", msGDSC, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
 		{"blio-gdsc-model-selection-gll", KindModelSelection, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 250, 200, 1},
 		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
@@ -101,7 +130,16 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 			if tt.kind == KindRuntime {
 				muMu = 0.1
 			}
-			checkBlioHyperparameters(t, cfg.Models, blioHyperparameters(muMu))
+			checkBlioHyperparameters(t, cfg.Models, withVolumeGamma(blioHyperparameters(muMu), blioVolumeGamma(tt.dataset)))
+			// A Poisson model reads the drug-sensitivity data cast to
+			// integers, as upstream's loader reads them; nothing else is cast.
+			wantCast := ""
+			if slices.ContainsFunc(tt.models, func(m string) bool { return m == "PGG" || m == "PGGG" }) && !strings.HasPrefix(tt.dataset, "movielens") {
+				wantCast = CastInteger
+			}
+			if cfg.Dataset.Cast != wantCast {
+				t.Errorf("dataset.cast is %q, want %q", cfg.Dataset.Cast, wantCast)
+			}
 			if dataDir == "" {
 				t.Skip("BNMF_DATA_DIR is not set; the config loads, but is not prepared")
 			}
