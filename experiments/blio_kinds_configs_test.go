@@ -30,8 +30,8 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 	ml100k := []string{"GEE", "GTT", "GTTN", "GEG", "GGGU", "GLL", "GLLI", "GGG", "GL21", "PGG", "PGGG", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
 	poisson := []string{"PGG", "PGGG"}
 	volume := []string{"GVG", "GVnG"}
-	msGDSC := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
-	msML := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	msGDSC := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GGG", "GGGA", "GGGW", "GL21", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
+	msML := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
 	nmf := []string{"NMF"}
 	rt := append(append([]string{"GEE", "GTT", "GTTN"}, newPriors...), "GRRN", "NMF")
 	tests := []struct {
@@ -87,6 +87,9 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-ml1m-nested-cv-pgg", KindNestedCV, "movielens-1m", poisson, []int{1, 2, 3}, 5, 120, 100, 1},
 		{"blio-gdsc-model-selection", KindModelSelection, "gdsc-ic50", msGDSC, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
 		{"blio-gdsc-model-selection-gll", KindModelSelection, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 250, 200, 1},
+		{"blio-gdsc-model-selection-gvg", KindModelSelection, "gdsc-ic50", volume, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 100, 90, 1},
+		{"blio-gdsc-model-selection-pgg", KindModelSelection, "gdsc-ic50", poisson, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
+		{"blio-ml100k-model-selection-gvg", KindModelSelection, "movielens-100k", volume, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 100, 80, 1},
 		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
 		{"blio-ml100k-model-selection", KindModelSelection, "movielens-100k", msML, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
 		{"blio-ml100k-model-selection-nmf", KindModelSelection, "movielens-100k", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 300, 0, 1},
