@@ -24,7 +24,13 @@ func TestBrouwerLioConfigs(t *testing.T) {
 	// MovieLens 100K: upstream's fractions known 0.07 down to 0.02.
 	mlFractions := []float64{0.93, 0.94, 0.95, 0.96, 0.97, 0.98}
 	mlBayesian := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "GlobalMean", "RowMean", "ColumnMean", "Bias"}
-	mlConvergence := append([]string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GRRN", "NMF"}, bayesian[4:]...)
+	mlConvergence := slices.Concat([]string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI"},
+		[]string{"GGG", "GGGA", "GGGW", "GVG", "GVnG", "GL21", "PGG", "PGGG"}, []string{"GRRN", "NMF"}, bayesian[4:])
+	// The other eight priors joined the studies whose settings upstream
+	// gives them too, before GRRN and the baselines.
+	mlSameK := slices.Concat(mlBayesian[:8], []string{"GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG"}, mlBayesian[8:])
+	gdscSameK := slices.Concat(bayesian[:3], []string{"GGG", "GGGA", "GL21"}, bayesian[3:])
+	poisson := []string{"PGG", "PGGG"}
 	nmf := []string{"NMF"}
 	tests := []struct {
 		file                 string
@@ -37,18 +43,20 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		grid                 []float64
 	}{
 		{"blio-gdsc-sparsity.yaml", KindSparsity, "gdsc-ic50", bayesian, []int{8, 9}, 10, 250, 200, 2, fractions},
-		{"blio-gdsc-sparsity-samek.yaml", KindSparsity, "gdsc-ic50", bayesian, []int{5}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-samek.yaml", KindSparsity, "gdsc-ic50", gdscSameK, []int{5}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-samek-pgg.yaml", KindSparsity, "gdsc-ic50", poisson, []int{5}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-nmf.yaml", KindSparsity, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, fractions},
 		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", bayesian, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
 		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
-		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", append([]string{"GEE", "GTT", "GTTN", "GRRN", "NMF"}, bayesian[4:]...), []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence-pgg.yaml", KindConvergence, "gdsc-ic50", poisson, []int{20}, 10, 200, 180, 1, nil},
 		// Per-model K: GLL 3, the others 2, NMF 1 (20 iterations).
 		{"blio-ml100k-sparsity.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{2, 3}, 10, 250, 200, 2, mlFractions},
 		{"blio-ml100k-sparsity-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, mlFractions},
 		// Same K: 5, thinning 1, NMF 500 iterations; ten and twenty repeats.
-		{"blio-ml100k-sparsity-samek.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{5}, 10, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek.yaml", KindSparsity, "movielens-100k", mlSameK, []int{5}, 10, 250, 200, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 10, 500, 0, 1, mlFractions},
-		{"blio-ml100k-sparsity-samek-20.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{5}, 20, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-20.yaml", KindSparsity, "movielens-100k", mlSameK, []int{5}, 20, 250, 200, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-20-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 20, 500, 0, 1, mlFractions},
 		// Noise at K = 2: GEE and GEEA run 250 iterations, GTT, GTTN, GEG
 		// and GGGU 100 (burn-in 80, thinning 1), NMF 20 at K = 1.
@@ -104,7 +112,20 @@ func TestBrouwerLioConfigs(t *testing.T) {
 			if tt.kind == KindConvergence {
 				muMu = 0.1
 			}
-			checkBlioHyperparameters(t, cfg.Models, blioHyperparameters(muMu))
+			// The volume prior's gamma: upstream's convergence scripts use
+			// 1e-50 on both datasets, its others as its cross-validation.
+			gamma := blioVolumeGamma(tt.dataset)
+			if tt.kind == KindConvergence {
+				gamma = 1e-50
+			}
+			checkBlioHyperparameters(t, cfg.Models, withVolumeGamma(blioHyperparameters(muMu), gamma))
+			wantCast := ""
+			if slices.Equal(tt.models, poisson) && tt.dataset == "gdsc-ic50" {
+				wantCast = CastInteger
+			}
+			if cfg.Dataset.Cast != wantCast {
+				t.Errorf("dataset.cast is %q, want %q", cfg.Dataset.Cast, wantCast)
+			}
 			if dataDir == "" {
 				t.Skipf("BNMF_DATA_DIR is not set; the config loads, but is not checked against %s", tt.dataset)
 			}
