@@ -76,18 +76,8 @@ func newMVNChain(data *Matrix, k int, lik Likelihood, hyper rowHyperprior) *mvnC
 	return c
 }
 
-// scratchSize is the scratch one worker needs: the precision P (K x K),
-// two vectors of K, the other factor's rows gathered for the longest line
-// and, with Settings.Float32Factors, that line's residuals.
-func (c *mvnChain) scratchSize() int {
-	longest := 0
-	for _, s := range c.sides {
-		for i := 0; i+1 < len(s.start); i++ {
-			longest = max(longest, s.start[i+1]-s.start[i])
-		}
-	}
-	return c.k*c.k + 2*c.k + longest*(c.k+1)
-}
+// scratchSize is the scratch one worker needs: blockScratchSize.
+func (c *mvnChain) scratchSize() int { return c.blockScratchSize() }
 
 // init draws the hyperparameters from their hyperprior, every row of W and
 // Z from its prior given them, and then sigma^2 as sigma2Start says.
@@ -153,50 +143,70 @@ func (c *mvnChain) sweep(p *pool, s int) error {
 }
 
 // updateRow draws line i of one side from its full conditional (see
-// mvnChain) and, for a column of Z, stores the exact residuals of its
-// entries.
+// mvnChain) and then finishes it (finishBlock).
 func (c *mvnChain) updateRow(side *factorSide, s int, wk *worker, i int) error {
 	if err := c.drawRow(side, s, wk, i, c.invSigma2); err != nil {
 		return err
 	}
-	if c.off != nil {
-		c.rowOffset(side, wk, i)
-		return nil
-	}
-	if side.pos == nil {
-		return nil
-	}
-	k := c.k
-	x := side.x[i*k : (i+1)*k]
-	if side.other32 != nil {
-		// The gathered rows of W are still in the scratch, followed by
-		// room for the column's residuals.
-		n := side.start[i+1] - side.start[i]
-		g := wk.scratch[k*k+2*k:][:n*k]
-		c.exactResidualsFromGather(side, i, x, g, wk.scratch[k*k+2*k+n*k:][:n])
-		return nil
-	}
-	c.exactResiduals(side, i, x)
+	c.finishBlock(side, wk, i)
 	return nil
 }
 
 // drawRow draws line i of side s from N(P^-1 b, P^-1) with
-// P = Lambda + invSigma2 G G^T and b = Lambda mu + invSigma2 G a, G the
-// other factor's rows at the line's observed entries (K x n) and a their
-// values. With invSigma2 = 0 it draws from the prior. The gathered rows
-// stay in the worker's scratch after the precision.
+// P = Lambda + invSigma2 G G^T and b = Lambda mu + invSigma2 G a, the
+// side's row prior (Lambda, Lambda mu) in prec[s] and lin[s] (see
+// drawBlock). With invSigma2 = 0 it draws from the prior.
 func (c *mvnChain) drawRow(side *factorSide, s int, wk *worker, i int, invSigma2 float64) error {
+	k := c.k
+	pm := wk.scratch[:k*k]
+	b := wk.scratch[k*k : k*k+k]
+	prec, lin := c.prec[s], c.lin[s]
+	copy(b, lin)
+	for a := range k {
+		copy(pm[a*k:a*k+a+1], prec[a*k:a*k+a+1])
+	}
+	return c.drawBlock(side, wk, i, invSigma2)
+}
+
+// blockScratchSize is the scratch one worker needs for drawBlock and
+// finishBlock: the precision P (K x K), two vectors of K, the other
+// factor's rows gathered for the longest line and, with
+// Settings.Float32Factors or offsets, that line's residuals.
+func (c *gibbsChain) blockScratchSize() int {
+	return c.k*c.k + 2*c.k + c.longestLine()*(c.k+1)
+}
+
+// longestLine returns the number of observed entries of the longest row
+// or column of the data.
+func (c *gibbsChain) longestLine() int {
+	longest := 0
+	for _, s := range c.sides {
+		for i := 0; i+1 < len(s.start); i++ {
+			longest = max(longest, s.start[i+1]-s.start[i])
+		}
+	}
+	return longest
+}
+
+// drawBlock draws the K entries of line i of side together from their
+// Gaussian full conditional N(P^-1 b, P^-1),
+//
+//	P = Lambda + invSigma2 G G^T,  b = Lambda mu + invSigma2 G a,
+//
+// G the other factor's rows at the line's observed entries (K x n) and a
+// their values (net of the offsets, with them), given the line's prior
+// N(mu, Lambda^-1), which the caller has put into the worker's scratch:
+// the lower triangle of Lambda (K x K, row-major) in scratch[:K*K] and
+// Lambda mu in scratch[K*K:K*K+K]. With invSigma2 = 0 it draws from the
+// prior. The gathered rows stay in the scratch after it, at K*K + 2K,
+// followed, with offsets, by the values net of them.
+func (c *gibbsChain) drawBlock(side *factorSide, wk *worker, i int, invSigma2 float64) error {
 	k := c.k
 	lo, hi := side.start[i], side.start[i+1]
 	n := hi - lo
 	pm := wk.scratch[:k*k]
 	b := wk.scratch[k*k : k*k+k]
 	e := wk.scratch[k*k+k : k*k+2*k]
-	prec, lin := c.prec[s], c.lin[s]
-	copy(b, lin)
-	for a := range k {
-		copy(pm[a*k:a*k+a+1], prec[a*k:a*k+a+1])
-	}
 	if n > 0 && invSigma2 != 0 {
 		var vals []float64
 		if side.pos == nil {
@@ -240,6 +250,32 @@ func (c *mvnChain) drawRow(side *factorSide, s int, wk *worker, i int, invSigma2
 		}
 	}
 	return nil
+}
+
+// finishBlock completes the draw of line i of side by drawBlock: with
+// offsets it draws the line's offset (rowOffset); a column of Z stores
+// the exact residuals of its entries. A row of W leaves its residuals
+// stale, so the lines of Z must be drawn by blocks too, which need none
+// and leave every residual exact.
+func (c *gibbsChain) finishBlock(side *factorSide, wk *worker, i int) {
+	if c.off != nil {
+		c.rowOffset(side, wk, i)
+		return
+	}
+	if side.pos == nil {
+		return
+	}
+	k := c.k
+	x := side.x[i*k : (i+1)*k]
+	if side.other32 != nil {
+		// The gathered rows of W are still in the scratch, followed by
+		// room for the column's residuals.
+		n := side.start[i+1] - side.start[i]
+		g := wk.scratch[k*k+2*k:][:n*k]
+		c.exactResidualsFromGather(side, i, x, g, wk.scratch[k*k+2*k+n*k:][:n])
+		return
+	}
+	c.exactResiduals(side, i, x)
 }
 
 // choleskyLower overwrites the lower triangle of the symmetric k x k

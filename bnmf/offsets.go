@@ -365,8 +365,8 @@ func (c *gibbsChain) exactResidualsOffsets(side *factorSide, j int, x, g, r []fl
 
 // netOfOffsets stores in y the values vals of line i of side (a row of A
 // for W, a column for Z) less their offsets, a - mu - b - c, for the
-// row-wise chain's conditionals, and returns y.
-func (c *mvnChain) netOfOffsets(side *factorSide, i int, vals, y []float64) []float64 {
+// conditionals of the block draws (drawBlock), and returns y.
+func (c *gibbsChain) netOfOffsets(side *factorSide, i int, vals, y []float64) []float64 {
 	o := c.off
 	idx := side.index[side.start[i]:side.start[i+1]]
 	if side.pos == nil {
@@ -384,11 +384,11 @@ func (c *mvnChain) netOfOffsets(side *factorSide, i int, vals, y []float64) []fl
 }
 
 // rowOffset draws the offset of line i of side (b_i after row i of W, c_j
-// after column j of Z) in the row-wise chain, once drawRow has left the
+// after column j of Z) drawn as a block, once drawBlock has left the
 // other factor's gathered rows and the values net of the offsets
 // (netOfOffsets) in the worker's scratch, and for a column of Z stores
 // its exact residuals.
-func (c *mvnChain) rowOffset(side *factorSide, wk *worker, i int) {
+func (c *gibbsChain) rowOffset(side *factorSide, wk *worker, i int) {
 	k := c.k
 	n := side.start[i+1] - side.start[i]
 	g := wk.scratch[k*k+2*k:][:n*k]
