@@ -54,6 +54,9 @@ type factorSide struct {
 	// seq is prior as a sequentialPrior, or nil: the side's lines are
 	// then updated one after another in line order.
 	seq sequentialPrior
+	// block is set when a gibbsChain draws each line as a block
+	// (drawLinesAsBlocks) rather than entry by entry.
+	block bool
 
 	// With Settings.Float32Factors: float32 copies of x and of other,
 	// the one written as x changes, the other read by the gather.

@@ -12,7 +12,9 @@ import (
 // conditionals, truncated or not (GGGU, GEG, GEEA, GLL, GLLI): the
 // factors, the priors' hyperparameters, sigma^2 and the residuals
 // a_mn - w_m . z_n of the observed entries in row-major order, which keep
-// a sweep at O(|Omega| K).
+// a sweep at O(|Omega| K). With a real-valued prior a side may instead
+// draw each line as a block (drawLinesAsBlocks; GEG's ZDraw and GLL's
+// Draw).
 type gibbsChain struct {
 	factorization
 	sides      *[2]factorSide
@@ -23,6 +25,9 @@ type gibbsChain struct {
 	sigma2Start Sigma2Start
 	invSigma2   float64
 	sweepNo     int
+	// blocks is set when a side's lines are drawn as blocks
+	// (drawLinesAsBlocks), whose scratch is larger.
+	blocks bool
 }
 
 func newGibbsChain(data *Matrix, k int, lik Likelihood, pw, pz prior) *gibbsChain {
@@ -36,15 +41,13 @@ func newGibbsChain(data *Matrix, k int, lik Likelihood, pw, pz prior) *gibbsChai
 }
 
 // scratchSize is the scratch space one worker needs: the residuals of the
-// longest line and the other factor's values gathered for it.
+// longest line and the other factor's values gathered for it, or, when a
+// side is drawn by blocks (drawLinesAsBlocks), blockScratchSize.
 func (c *gibbsChain) scratchSize() int {
-	longest := 0
-	for _, s := range c.sides {
-		for i := 0; i+1 < len(s.start); i++ {
-			longest = max(longest, s.start[i+1]-s.start[i])
-		}
+	if c.blocks {
+		return c.blockScratchSize()
 	}
-	return longest * (c.k + 1)
+	return c.longestLine() * (c.k + 1)
 }
 
 // init draws the priors' shared hyperparameters, then each line's

@@ -113,6 +113,12 @@ type Param struct {
 	Choices []string
 	// Default describes the value that the field's zero value means.
 	Default string
+	// OmitDefault reports that config hashes leave the hyperparameter
+	// out when a config sets it to Default, as when it does not set it
+	// (for a Choice, whose Default is one of its Choices): an option
+	// added after studies had run, whose default is the sampler they
+	// ran, so that spelling the default out keeps their hash.
+	OmitDefault bool
 	// Doc says what it is.
 	Doc string
 }
@@ -228,7 +234,7 @@ func (s Spec) Configure(values map[string]any) (Model, error) {
 			if !ok {
 				return nil, &ParamError{Key: key, Msg: fmt.Sprintf("%s has no hyperparameter %s", s.Name, key)}
 			}
-			if err := p.set(off.FieldByName(p.Field), values[key]); err != nil {
+			if err := p.set(s.Name, off.FieldByName(p.Field), values[key]); err != nil {
 				return nil, err
 			}
 		}
@@ -251,15 +257,16 @@ func (s Spec) Configure(values map[string]any) (Model, error) {
 		if !f.IsValid() {
 			panic(fmt.Sprintf("bnmf: model %s has no field %s for hyperparameter %s", s.Name, p.Field, key))
 		}
-		if err := p.set(f, values[key]); err != nil {
+		if err := p.set(s.Name, f, values[key]); err != nil {
 			return nil, err
 		}
 	}
 	return m.Interface().(Model), nil
 }
 
-// set stores v in the field f after checking it against the support.
-func (p Param) set(f reflect.Value, v any) error {
+// set stores v in the field f of the model called model after checking it
+// against the support.
+func (p Param) set(model string, f reflect.Value, v any) error {
 	bad := func(format string, args ...any) error {
 		return &ParamError{Key: p.Key, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -269,7 +276,7 @@ func (p Param) set(f reflect.Value, v any) error {
 			return bad("got %s, want one of %q", describe(v), p.Choices)
 		}
 		if !slices.Contains(p.Choices, str) {
-			return bad("unknown %s %q; want one of %q", p.Key, str, p.Choices)
+			return bad("unknown %s %q for %s; want one of %q", p.Key, str, model, p.Choices)
 		}
 		u, ok := f.Addr().Interface().(encoding.TextUnmarshaler)
 		if !ok {

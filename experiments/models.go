@@ -16,8 +16,9 @@ import (
 // hyperparameters, as its bnmf.Spec lists them (for example lambda for
 // GEE; mu_mu, tau_mu, a, b, alpha_lambda and beta_lambda for GRRN;
 // alpha_sigma and beta_sigma for every Bayesian model; objective for
-// NMF). An absent key keeps the model's default; a key that the model does
-// not have is an error.
+// NMF; z_draw for GEG and draw for GLL, entries or rows). An absent key
+// keeps the model's default; a key that the model does not have is an
+// error.
 type ModelConfig struct {
 	Name string `yaml:"name"`
 	// Biases, when true, adds the offsets mu + b_i + c_j to a
@@ -100,7 +101,10 @@ func (m *ModelConfig) Key() string {
 // order of the model's Params. (Before models were registered the config
 // held one field per hyperparameter in that order, and this encoding is
 // byte for byte what encoding/json made of it, so the hashes of stored
-// studies stay valid.) A number is encoded as a float64.
+// studies stay valid.) A number is encoded as a float64. A hyperparameter
+// whose Param has OmitDefault (GEG's z_draw, GLL's draw) is left out when
+// set to its default, so that it enters the hash only when it changes
+// the sampler.
 func (m *ModelConfig) hashJSON() ([]byte, error) {
 	var b bytes.Buffer
 	name, err := json.Marshal(m.Name)
@@ -114,6 +118,9 @@ func (m *ModelConfig) hashJSON() ([]byte, error) {
 		v, ok := m.Hyperparameters[p.Key]
 		if !ok {
 			continue
+		}
+		if str, isStr := v.(string); isStr && p.OmitDefault && str == p.Default {
+			continue // an option set to its default hashes as unset
 		}
 		if n, isInt := v.(int); isInt {
 			v = float64(n)
