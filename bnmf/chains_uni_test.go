@@ -7,13 +7,15 @@ import (
 )
 
 // TestUnivariateWorkersBitIdentical checks that GGGU, GLL, GLLI, GEEA and
-// GEG give the same Result, bit for bit, with 1, 2 and 3 workers: trace,
-// predictions, posterior means and GEEA's kept rates, which are drawn on a
-// stream of their own (phaseGlobal) after the lines of Z.
+// GEG (and GEG and GLL with block draws) give the same Result, bit for
+// bit, with 1, 2 and 3 workers: trace, predictions, posterior means and
+// GEEA's kept rates, which are drawn on a stream of their own
+// (phaseGlobal) after the lines of Z.
 func TestUnivariateWorkersBitIdentical(t *testing.T) {
 	train, test, _ := planted(t, 50, 70, 4, 0.4, 0.2, 3)
-	for _, model := range []Model{GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}} {
-		t.Run(model.Name(), func(t *testing.T) {
+	models := append([]Model{GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}}, blockDrawModels()...)
+	for _, model := range models {
+		t.Run(modelLabel(model), func(t *testing.T) {
 			var first *Result
 			for _, workers := range []int{1, 2, 3} {
 				res, err := Run(context.Background(), model, train, Settings{Rank: 4, Sweeps: 30, BurnIn: 10, Seed: 17, Workers: workers, Test: test})

@@ -87,10 +87,15 @@ func TestBiasedWorkersDeterminism(t *testing.T) {
 }
 
 // TestBiasedSweepAllocatesNothing checks that a sweep with offsets
-// allocates nothing once the chain is built.
+// allocates nothing once the chain is built, for GEG and GLL with block
+// draws too.
 func TestBiasedSweepAllocatesNothing(t *testing.T) {
 	train, _, _, _ := plantedBiased(t, 30, 40, 3, 0.5, 5)
-	checkSweepAllocatesNothing(t, biasedModels(), train)
+	models := biasedModels()
+	for _, m := range blockDrawModels() {
+		models = append(models, WithBiases(m))
+	}
+	checkSweepAllocatesNothing(t, models, train)
 }
 
 // TestBiasedRecovery fits data with planted offsets: GRRN+b must find the

@@ -34,6 +34,9 @@ func TestSpecsAreConsistent(t *testing.T) {
 			if p.Doc == "" || p.Default == "" {
 				t.Errorf("%s.%s lacks a doc or a default", s.Name, p.Key)
 			}
+			if p.OmitDefault && (p.Support != Choice || !slices.Contains(p.Choices, p.Default)) {
+				t.Errorf("%s.%s omits its default %q from hashes, but is not a choice among %q", s.Name, p.Key, p.Default, p.Choices)
+			}
 		}
 	}
 	if got, want := DefaultNames(), []string{"GEE", "GTT", "GTTN", "GRRN", "NMF"}; !slices.Equal(got, want) {

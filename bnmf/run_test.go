@@ -250,13 +250,14 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestSweepAllocatesNothing checks that a sweep of every model allocates
-// nothing once the chain is built, with one worker and with several, and
-// with Settings.Float32Factors (the benchmarks report the same for the
-// MovieLens shapes; this makes it a test).
+// TestSweepAllocatesNothing checks that a sweep of every model (and of GEG
+// and GLL with block draws) allocates nothing once the chain is built,
+// with one worker and with several, and with Settings.Float32Factors (the
+// benchmarks report the same for the MovieLens shapes; this makes it a
+// test).
 func TestSweepAllocatesNothing(t *testing.T) {
 	train, _, _ := planted(t, 30, 40, 3, 0.5, 0.1, 5)
-	checkSweepAllocatesNothing(t, allModels(), train)
+	checkSweepAllocatesNothing(t, append(allModels(), blockDrawModels()...), train)
 }
 
 // checkSweepAllocatesNothing checks, in a subtest per model and setting,
@@ -269,7 +270,7 @@ func checkSweepAllocatesNothing(t *testing.T, models []Model, train *Matrix) {
 			workers int
 			float32 bool
 		}{{1, false}, {3, false}, {3, true}} {
-			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", model.Name(), c.workers, c.float32), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/workers=%d/float32=%v", modelLabel(model), c.workers, c.float32), func(t *testing.T) {
 				if allocs := sweepAllocs(t, model, train, 4, c.workers, c.float32); allocs != 0 {
 					t.Errorf("%v allocations per sweep, want 0", allocs)
 				}

@@ -212,12 +212,17 @@ func (p uniWrongL21) natural(int, int) (prec, lin float64) {
 }
 
 // uniChain returns model's chain on data at rank k or, with mutant, the
-// GEEA chain with uniWrongARD (model GEEA) or the GLL chain with
-// uniWrongLaplace (model GLL).
+// GEEA chain with uniWrongARD (model GEEA), the GLL chain with
+// uniWrongLaplace (model GLL), or the chain of a model with block draws
+// (GEG's ZDraw, GLL's Draw) with uniWrongBlocks.
 func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibbsChain {
 	t.Helper()
 	c := gibbsChainOf(t, model, data, k)
 	if mutant {
+		if c.blocks {
+			uniWrongBlocks(c)
+			return c
+		}
 		switch m := model.(type) {
 		case GEEA:
 			rows, _ := data.Dims()

@@ -1,0 +1,373 @@
+package bnmf
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Tests of the block draws of GEG's columns of Z (ZDraw DrawRows) and
+// GLL's rows of W and columns of Z (Draw DrawRows): the draw against the
+// closed form of its Gaussian conditional, the joint-distribution test
+// with the harness of geweke_uni_test.go, bit-identical chains for any
+// number of workers and the errors of a bad LineDraw.
+
+// blockDrawModels are GEG and GLL with their lines drawn as blocks, at
+// default hyperparameters.
+func blockDrawModels() []Model { return []Model{GEG{ZDraw: DrawRows}, GLL{Draw: DrawRows}} }
+
+// modelLabel names model in a subtest: its name, followed by its line
+// draw when that is not the default.
+func modelLabel(m Model) string {
+	switch m := m.(type) {
+	case GEG:
+		if m.ZDraw != DrawEntries {
+			return m.Name() + "/z_draw=" + m.ZDraw.String()
+		}
+	case GLL:
+		if m.Draw != DrawEntries {
+			return m.Name() + "/draw=" + m.Draw.String()
+		}
+	case Biased:
+		if l := modelLabel(m.Model); l != m.Model.Name() {
+			return m.Name() + strings.TrimPrefix(l, m.Model.Name())
+		}
+	}
+	return m.Name()
+}
+
+// uniWrongBlocks makes every block draw of c take a wrong conditional,
+// with the data's precision 1/sigma^2 counted twice in the precision and
+// the linear term alike, as if sigma^2 were half its value: the sampler
+// the tests must reject.
+func uniWrongBlocks(c *gibbsChain) {
+	for s := range c.sides {
+		side := &c.sides[s]
+		if side.block {
+			side.line = func(wk *worker, i int) error { return c.updateBlock(side, wk, i, 2*c.invSigma2) }
+		}
+	}
+}
+
+const (
+	// blockCondDraws is the number of draws per case of
+	// TestConditionalBlockDraw.
+	blockCondDraws = 20000
+	// blockCondZ bounds |z| for each of the 45 statistics of a correct
+	// draw (a mean or a covariance of 5 cases at K = 3, each near normal
+	// at 20000 draws): P(|z| > 4.5) is 6.8e-6 each, below 3.1e-4 for
+	// all.
+	blockCondZ = 4.5
+)
+
+// TestConditionalBlockDraw checks the block draws against the closed form
+// of their conditional N(P^-1 b, P^-1), P = diag(prior precisions) +
+// G G^T / sigma^2 and b = G a / sigma^2 (G the other factor's lines at the
+// observed entries, a their values), computed here with gonum's Cholesky:
+// the mean and covariance of 20000 draws through the chain's own line
+// update, from a fixed state at K = 3 whose rows of W are nearly
+// parallel, so that a column of Z is strongly correlated. A mean's z is
+// its error over sqrt(Sigma_aa/n), a covariance's over
+// sqrt((Sigma_aa Sigma_bb + Sigma_ab^2)/n), the standard error of a
+// Gaussian sample covariance. The same draws with the data's precision
+// counted twice (uniWrongBlocks) must give some |z| above gewekeMutantZ.
+func TestConditionalBlockDraw(t *testing.T) {
+	const k = 3
+	data, err := NewMatrix(4, 5, []Entry{
+		{Row: 0, Col: 0, Value: 1.2}, {Row: 1, Col: 0, Value: 0.7}, {Row: 2, Col: 0, Value: 2.0}, {Row: 3, Col: 0, Value: -0.4},
+		{Row: 0, Col: 1, Value: 0.3}, {Row: 2, Col: 1, Value: 1.1},
+		{Row: 1, Col: 2, Value: -0.8},
+		{Row: 0, Col: 4, Value: 0.5}, {Row: 1, Col: 4, Value: 1.4}, {Row: 3, Col: 4, Value: 0.9},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float64{0.9, 0.85, 0.8, 0.5, 0.55, 0.45, 1.2, 1.1, 1.25, 0.3, 0.35, 0.3}
+	zt := []float64{0.4, -0.2, 0.7, 1.1, 0.3, -0.5, -0.6, 0.9, 0.2, 0.1, 0.1, 0.1, 0.8, -0.3, 0.4}
+	precW := []float64{1.5, 0.7, 2.0, 1.2, 0.9, 3.0, 0.8, 1.6, 2.2, 0.5, 1.0, 1.3}
+	precZ := []float64{0.8, 1.6, 2.2, 0.5, 1.0, 1.3, 0.6, 2.5, 1.2, 0.4, 0.9, 1.7, 0.3, 1.1, 0.7}
+	cases := []struct {
+		name   string
+		model  Model
+		side   int
+		line   int
+		sigma2 float64
+	}{
+		{"GEG/Z0/correlated", GEG{Lambda: 0.5, ZDraw: DrawRows}, 1, 0, 0.3},
+		{"GEG/Z2/one-entry", GEG{Lambda: 0.5, ZDraw: DrawRows}, 1, 2, 0.3},
+		{"GEG/Z3/unobserved-is-prior", GEG{Lambda: 0.5, ZDraw: DrawRows}, 1, 3, 0.3},
+		{"GLL/W1", GLL{Draw: DrawRows}, 0, 1, 0.2},
+		{"GLL/Z4", GLL{Draw: DrawRows}, 1, 4, 0.2},
+	}
+	var maxZ, maxWrong float64
+	for ci, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := gibbsChainOf(t, tc.model, data, k)
+			if _, isGEG := tc.model.(GEG); c.sides[0].block == isGEG || !c.sides[1].block {
+				t.Fatalf("blocks: W %v, Z %v; want Z by blocks and W only for GLL", c.sides[0].block, c.sides[1].block)
+			}
+			copy(c.w, w)
+			copy(c.zt, zt)
+			prec := [2][]float64{}
+			for s, p := range [2][]float64{precW, precZ} {
+				if lp, ok := c.sides[s].prior.(*laplacePrior); ok {
+					copy(lp.prec, p)
+					prec[s] = lp.prec
+				}
+			}
+			c.sigma2, c.invSigma2 = tc.sigma2, 1/tc.sigma2
+			p := newPool(1, 1, c.scratchSize())
+			defer p.close()
+			if err := c.recomputeResiduals(p, 0); err != nil {
+				t.Fatal(err)
+			}
+			mean, cov := blockClosedForm(t, c, tc.side, tc.line)
+			side := &c.sides[tc.side]
+			wk := p.workers[0]
+			saved := slices.Clone(prec[tc.side])
+			draws := func(update lineFunc) [][]float64 {
+				out := make([][]float64, blockCondDraws)
+				for d := range out {
+					copy(prec[tc.side], saved) // the line's variances as fixed
+					wk.pcg.Seed(uint64(900+ci), uint64(d))
+					if err := update(wk, tc.line); err != nil {
+						t.Fatal(err)
+					}
+					out[d] = slices.Clone(side.x[tc.line*k : (tc.line+1)*k])
+				}
+				return out
+			}
+			z := blockMomentZ(draws(side.line), mean, cov)
+			if tc.side == 1 {
+				condCheckResiduals(t, c)
+			}
+			uniWrongBlocks(c)
+			wrong := blockMomentZ(draws(side.line), mean, cov)
+			t.Logf("largest |z| %.2f; with the data's precision doubled %.2f", z, wrong)
+			if !(z < blockCondZ) {
+				t.Errorf("largest |z| of the draws' mean and covariance is %.2f, above %v", z, blockCondZ)
+			}
+			maxZ, maxWrong = max(maxZ, z), max(maxWrong, wrong)
+		})
+	}
+	t.Logf("over the cases: largest |z| %.2f; with the data's precision doubled %.2f", maxZ, maxWrong)
+	if !(maxWrong > gewekeMutantZ) {
+		t.Errorf("the doubled precision went undetected: largest |z| %.2f, want > %v", maxWrong, gewekeMutantZ)
+	}
+}
+
+// blockClosedForm returns the mean and covariance (K x K) of the
+// conditional of line i of side s of c, from the chain's state: the
+// prior's natural parameters and the data, through gonum.
+func blockClosedForm(t *testing.T, c *gibbsChain, s, i int) (mean []float64, cov *mat.SymDense) {
+	t.Helper()
+	k := c.k
+	side := &c.sides[s]
+	prec := mat.NewSymDense(k, nil)
+	b := mat.NewVecDense(k, nil)
+	for a := range k {
+		pa, la := side.prior.natural(i, a)
+		prec.SetSym(a, a, pa)
+		b.SetVec(a, la)
+	}
+	for _, en := range c.data.Entries() {
+		line, other := en.Row, en.Col
+		if s == 1 {
+			line, other = en.Col, en.Row
+		}
+		if line != i {
+			continue
+		}
+		g := side.other[other*k : (other+1)*k]
+		for a := range k {
+			b.SetVec(a, b.AtVec(a)+g[a]*en.Value/c.sigma2)
+			for bb := 0; bb <= a; bb++ {
+				prec.SetSym(a, bb, prec.At(a, bb)+g[a]*g[bb]/c.sigma2)
+			}
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(prec) {
+		t.Fatal("the conditional's precision is not positive definite")
+	}
+	cov = mat.NewSymDense(k, nil)
+	if err := ch.InverseTo(cov); err != nil {
+		t.Fatal(err)
+	}
+	var m mat.VecDense
+	m.MulVec(cov, b)
+	return m.RawVector().Data, cov
+}
+
+// blockMomentZ returns the largest |z| of the sample mean and covariance
+// of draws against mean and cov (see TestConditionalBlockDraw).
+func blockMomentZ(draws [][]float64, mean []float64, cov *mat.SymDense) float64 {
+	k := len(mean)
+	n := float64(len(draws))
+	xbar := make([]float64, k)
+	for _, x := range draws {
+		for a, v := range x {
+			xbar[a] += v / n
+		}
+	}
+	var worst float64
+	for a := range k {
+		worst = max(worst, math.Abs(xbar[a]-mean[a])/math.Sqrt(cov.At(a, a)/n))
+		for bb := 0; bb <= a; bb++ {
+			var s float64
+			for _, x := range draws {
+				s += (x[a] - xbar[a]) * (x[bb] - xbar[bb])
+			}
+			s /= n - 1
+			want := cov.At(a, bb)
+			se := math.Sqrt((cov.At(a, a)*cov.At(bb, bb) + want*want) / n)
+			worst = max(worst, math.Abs(s-want)/se)
+		}
+	}
+	return worst
+}
+
+// TestGewekeBlockDraws is TestGewekeUnivariate for GEG with its columns of
+// Z and GLL with its rows of W and columns of Z drawn as blocks, through
+// the same simulators (uniGewekeMarginal, uniGewekeSuccessive), with
+// three more test functions that a wrong correlation within a line
+// would move: W[0][0]W[0][1], Z[1][0]Z[1][1] and the square of an
+// unobserved prediction. There are 26 comparisons (11 for GEG, 15 for
+// GLL); at |z| < gewekeZLimit each (about 4e-5 per function with a
+// batch-means standard error on 49 degrees of freedom) a correct sampler
+// fails with probability below 1.1e-3. The block draws with the data's
+// precision counted twice (uniWrongBlocks) must give some |z| above
+// gewekeMutantZ (counted 1.1 times, they give 14 for GEG and 19 for GLL
+// in full). Under -short it runs 30000 and 60000 sweeps (800-sweep
+// batches, still far beyond the chains' autocorrelation), about a second;
+// in full, as TestGewekeUnivariate, 100000 and 200000.
+func TestGewekeBlockDraws(t *testing.T) {
+	skipUnderRace(t)
+	geg := GEG{Lambda: 1, ZDraw: DrawRows, Likelihood: gewekeLik()}
+	gll := GLL{Eta: 2, Draw: DrawRows, Likelihood: gewekeLik()}
+	cases := []struct {
+		name   string
+		model  Model
+		mutant bool
+	}{
+		{"GEG/z_draw=rows", geg, false},
+		{"GLL/draw=rows", gll, false},
+		{"GEG/z_draw=rows/precision-doubled", geg, true},
+		{"GLL/draw=rows/precision-doubled", gll, true},
+	}
+	nMarginal, nSuccessive := 100000, 200000
+	if testing.Short() {
+		nMarginal, nSuccessive = 30000, 60000
+	}
+	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
+	k := gewekeK
+	for ci, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := append(uniGewekeFuncs(newUniState(tc.model, uniGewekeShape), uniLikelihood(tc.model)),
+				uniFunc{"W[0][0]W[0][1]", func(s *uniState) float64 { return ratio(s.w[0] * s.w[1]) }},
+				uniFunc{"Z[1][0]Z[1][1]", func(s *uniState) float64 { return ratio(s.zt[k] * s.zt[k+1]) }},
+				uniFunc{"pred(1,1)^2 unobserved", func(s *uniState) float64 { return ratio(s.pred(k, 1, 1) * s.pred(k, 1, 1)) }},
+			)
+			mm, ms := uniGewekeMarginal(tc.model, fs, nMarginal, uint64(4200+2*ci))
+			sm, ss := uniGewekeSuccessive(t, tc.model, tc.mutant, fs, nSuccessive, uint64(4201+2*ci))
+			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, "the doubled precision of the block draw")
+		})
+	}
+}
+
+// TestBlockDrawWorkers checks that GEG and GLL with block draws give the
+// same Result, bit for bit, with 1, 2 and 3 workers, with and without
+// Settings.Float32Factors and offsets, and that the block draws change
+// the chain (they are not the entry-by-entry sampler by mistake).
+func TestBlockDrawWorkers(t *testing.T) {
+	train, test, _ := planted(t, 40, 30, 3, 0.4, 0.3, 13)
+	var models []Model
+	for _, m := range blockDrawModels() {
+		models = append(models, m, Biased{Model: m})
+	}
+	for _, model := range models {
+		for _, f32 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/float32=%v", modelLabel(model), f32), func(t *testing.T) {
+				var first *Result
+				for _, workers := range []int{1, 2, 3} {
+					s := Settings{Rank: 3, Sweeps: 20, BurnIn: 10, Seed: 5, Test: test, Workers: workers, Float32Factors: f32}
+					r, err := Run(context.Background(), model, train, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r = withoutTimes(r)
+					r.Settings.Workers = 0
+					if first == nil {
+						first = r
+						continue
+					}
+					if !reflect.DeepEqual(r, first) {
+						t.Errorf("%d workers give a different run from 1 worker", workers)
+					}
+				}
+				if !(first.TestMSE < 1) {
+					t.Errorf("test MSE %v on planted data with noise variance 0.09", first.TestMSE)
+				}
+				entries := model
+				switch m := model.(type) {
+				case GEG:
+					m.ZDraw = DrawEntries
+					entries = m
+				case GLL:
+					m.Draw = DrawEntries
+					entries = m
+				default:
+					return
+				}
+				r, err := Run(context.Background(), entries, train, Settings{Rank: 3, Sweeps: 20, BurnIn: 10, Seed: 5, Test: test, Float32Factors: f32})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Trace[0] == first.Trace[0] {
+					t.Error("the block draws' first sweep is the entry-by-entry sampler's")
+				}
+			})
+		}
+	}
+}
+
+// TestLineDrawErrors checks that a LineDraw other than DrawEntries and
+// DrawRows is an error that names the model and its field, and that
+// Configure takes the config's names.
+func TestLineDrawErrors(t *testing.T) {
+	train, _, _ := planted(t, 6, 5, 2, 0.8, 0.3, 29)
+	for _, tc := range []struct {
+		model Model
+		want  string
+	}{
+		{GEG{ZDraw: 7}, "bnmf: GEG.ZDraw is LineDraw(7); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
+		{GLL{Draw: -1}, "bnmf: GLL.Draw is LineDraw(-1); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
+	} {
+		if _, err := tc.model.newChain(train, 2); err == nil || err.Error() != tc.want {
+			t.Errorf("%#v: error %v, want %q", tc.model, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		key  string
+		want Model
+	}{{"GEG", "z_draw", GEG{ZDraw: DrawRows}}, {"GLL", "draw", GLL{Draw: DrawRows}}} {
+		spec, _ := Lookup(tc.name)
+		if m, err := spec.Configure(map[string]any{tc.key: "rows"}); err != nil || m != tc.want {
+			t.Errorf("%s %s: rows configured %#v (%v)", tc.name, tc.key, m, err)
+		}
+		if m, err := spec.Configure(map[string]any{tc.key: "entries"}); err != nil || m != spec.Zero {
+			t.Errorf("%s %s: entries configured %#v (%v), want the default", tc.name, tc.key, m, err)
+		}
+		want := fmt.Sprintf("%s: unknown %s \"cols\" for %s; want one of [\"entries\" \"rows\"]", tc.key, tc.key, tc.name)
+		if _, err := spec.Configure(map[string]any{tc.key: "cols"}); err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", tc.name, err, want)
+		}
+	}
+}
