@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bnmf-lab/bnmf/experiments"
 )
@@ -271,10 +272,12 @@ func (p *published) statRepeats(model string, n int, match func(*publishedValue)
 
 // upstreamHyperparameters returns the hyperparameters of Brouwer & Lio's
 // experiment scripts for the models we share with them, as our config
-// keys (with NMF's objective); ok is false for a model they did not run. Their scripts give GTTN
-// mu_mu = 0.1 in the runtime and convergence studies and 0 elsewhere.
-// The averaging baselines have none.
-func upstreamHyperparameters(study, model string) (map[string]float64, string, bool) {
+// keys (with NMF's objective), in their study on dataset; ok is false for
+// a model they did not run. Their scripts give GTTN mu_mu = 0.1 in the
+// runtime and convergence studies and 0 elsewhere, and the volume prior's
+// gamma by study and dataset (volumeGamma). The averaging baselines have
+// none.
+func upstreamHyperparameters(study, dataset, model string) (map[string]float64, string, bool) {
 	sigma := func(m map[string]float64) map[string]float64 {
 		m["alpha_sigma"], m["beta_sigma"] = 1, 1
 		return m
@@ -292,8 +295,20 @@ func upstreamHyperparameters(study, model string) (map[string]float64, string, b
 		return sigma(map[string]float64{"mu_mu": muMu, "tau_mu": 0.1, "a": 1, "b": 1}), "", true
 	case "GEEA":
 		return sigma(map[string]float64{"alpha0": 1, "beta0": 1}), "", true
-	case "GEG", "GGGU":
+	case "GEG", "GGGU", "GGG", "GL21":
 		return sigma(map[string]float64{"lambda": 0.1}), "", true
+	case "GGGA":
+		return sigma(map[string]float64{"alpha0": 1, "beta0": 1}), "", true
+	case "GGGW":
+		// Their v0 keeps its default, K, as ours does.
+		return sigma(map[string]float64{"mu0": 0, "beta0": 1, "w0": 1}), "", true
+	case "GVG", "GVnG":
+		gamma, ok := volumeGamma(study, dataset)
+		return sigma(map[string]float64{"lambda": 0.1, "gamma": gamma}), "", ok
+	case "PGG":
+		return map[string]float64{"a": 1, "b": 1}, "", true
+	case "PGGG":
+		return map[string]float64{"a": 1, "ap": 1, "bp": 1}, "", true
 	case "GLL":
 		return sigma(map[string]float64{"eta": math.Sqrt(10)}), "", true
 	case "GLLI":
@@ -308,12 +323,33 @@ func upstreamHyperparameters(study, model string) (map[string]float64, string, b
 	return nil, "", false
 }
 
+// volumeGamma returns the gamma of the volume prior (GVG, GVnG) in Brouwer
+// & Lio's study on dataset: 1e-50 in their convergence and runtime
+// studies; elsewhere 1e-30 on GDSC, 1e-10 on CCLE and 1 on MovieLens in
+// their cross-validation and model selection. Their sparsity and noise
+// studies on MovieLens 100K give it 1e-30 where each model has its own K
+// and 1 where every model has K = 5, two experiments under one study
+// name: ok is false there, and for a dataset they did not run.
+func volumeGamma(study, dataset string) (float64, bool) {
+	if study == "convergence" || study == "runtime" {
+		return 1e-50, true
+	}
+	gamma, ok := map[string]float64{
+		"gdsc-ic50": 1e-30, "ccle-ic50": 1e-10, "ccle-ec50": 1e-10,
+		"movielens-100k": 1, "movielens-1m": 1,
+	}[dataset]
+	if strings.HasPrefix(dataset, "movielens") && (study == "sparsity" || study == "noise") {
+		return 0, false
+	}
+	return gamma, ok
+}
+
 // sameHyperparameters reports whether model runs in s with the
 // hyperparameters of Brouwer & Lio's study: each of theirs written out in
 // s's stored config with the same value (and NMF with their
 // I-divergence objective). Without a stored config nothing matches.
 func sameHyperparameters(s *StudySummary, study, model string) bool {
-	want, objective, ok := upstreamHyperparameters(study, model)
+	want, objective, ok := upstreamHyperparameters(study, s.Study.Manifest.Dataset, model)
 	if !ok || s.Study.Config == nil {
 		return false
 	}

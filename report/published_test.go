@@ -92,3 +92,42 @@ func TestExperimentFit(t *testing.T) {
 		t.Errorf("got %v, want map[a:2 b:1]", got)
 	}
 }
+
+// TestUpstreamVolumeGamma checks the volume prior's gamma that a study
+// must set for its GVG and GVnG to stand beside Brouwer & Lio's numbers:
+// theirs by study and dataset, and none where their one study name holds
+// two experiments with different gammas.
+func TestUpstreamVolumeGamma(t *testing.T) {
+	tests := []struct {
+		study, dataset string
+		gamma          float64
+		ok             bool
+	}{
+		{"cross_validation", "gdsc-ic50", 1e-30, true},
+		{"model_selection", "gdsc-ic50", 1e-30, true},
+		{"sparsity", "gdsc-ic50", 1e-30, true},
+		{"cross_validation", "ccle-ic50", 1e-10, true},
+		{"cross_validation", "ccle-ec50", 1e-10, true},
+		{"cross_validation", "movielens-100k", 1, true},
+		{"model_selection", "movielens-100k", 1, true},
+		{"cross_validation", "movielens-1m", 1, true},
+		{"convergence", "gdsc-ic50", 1e-50, true},
+		{"convergence", "movielens-100k", 1e-50, true},
+		{"sparsity", "movielens-100k", 0, false},
+		{"noise", "movielens-100k", 0, false},
+		{"cross_validation", "jester", 0, false},
+	}
+	for _, tt := range tests {
+		for _, model := range []string{"GVG", "GVnG"} {
+			want, _, ok := upstreamHyperparameters(tt.study, tt.dataset, model)
+			if ok != tt.ok || (ok && (want["gamma"] != tt.gamma || want["lambda"] != 0.1 || want["alpha_sigma"] != 1 || want["beta_sigma"] != 1)) {
+				t.Errorf("%s %s %s: got %v (ok %v), want gamma %v (ok %v)", model, tt.study, tt.dataset, want, ok, tt.gamma, tt.ok)
+			}
+		}
+	}
+	for _, model := range []string{"GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG"} {
+		if _, _, ok := upstreamHyperparameters("cross_validation", "gdsc-ic50", model); !ok {
+			t.Errorf("%s: no upstream hyperparameters", model)
+		}
+	}
+}
