@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,6 +35,9 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 	msML := []string{"GEE", "GTT", "GTTN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG", "GRRN", "GlobalMean", "RowMean", "ColumnMean"}
 	nmf := []string{"NMF"}
 	rt := append(append([]string{"GEE", "GTT", "GTTN"}, newPriors...), "GRRN", "NMF")
+	others := []string{"GGG", "GGGA", "GGGW", "GVG", "GVnG", "GL21"}
+	rtGDSC := slices.Concat(rt[:8], others, rt[8:])
+	rtML := slices.Concat(rt[:8], others, poisson, rt[8:])
 	tests := []struct {
 		file, kind, dataset  string
 		models               []string
@@ -93,8 +97,9 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
 		{"blio-ml100k-model-selection", KindModelSelection, "movielens-100k", msML, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
 		{"blio-ml100k-model-selection-nmf", KindModelSelection, "movielens-100k", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 300, 0, 1},
-		{"blio-gdsc-runtime", KindRuntime, "gdsc-ic50", rt, []int{5, 10, 20, 50}, 3, 100, 0, 1},
-		{"blio-ml100k-runtime", KindRuntime, "movielens-100k", rt, []int{5, 10, 20, 50}, 3, 10, 0, 1},
+		{"blio-gdsc-runtime", KindRuntime, "gdsc-ic50", rtGDSC, []int{5, 10, 20, 50}, 3, 100, 0, 1},
+		{"blio-gdsc-runtime-pgg", KindRuntime, "gdsc-ic50", poisson, []int{5, 10, 20, 50}, 3, 100, 0, 1},
+		{"blio-ml100k-runtime", KindRuntime, "movielens-100k", rtML, []int{5, 10, 20, 50}, 3, 10, 0, 1},
 	}
 	// The -integer configs read files derived from these datasets;
 	// TestBrouwerLioIntegerConfigs checks them against their twins.
@@ -133,7 +138,15 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 			if tt.kind == KindRuntime {
 				muMu = 0.1
 			}
-			checkBlioHyperparameters(t, cfg.Models, withVolumeGamma(blioHyperparameters(muMu), blioVolumeGamma(tt.dataset)))
+			want := withVolumeGamma(blioHyperparameters(muMu), blioVolumeGamma(tt.dataset))
+			if tt.kind == KindRuntime {
+				// Upstream's runtime scripts: the volume prior's gamma 1e-50
+				// and GGGW's v0 50.
+				want = withVolumeGamma(want, 1e-50)
+				want["GGGW"] = maps.Clone(want["GGGW"])
+				want["GGGW"]["v0"] = 50
+			}
+			checkBlioHyperparameters(t, cfg.Models, want)
 			// A Poisson model reads the drug-sensitivity data cast to
 			// integers, as upstream's loader reads them; nothing else is cast.
 			wantCast := ""

@@ -300,8 +300,13 @@ func upstreamHyperparameters(study, dataset, model string) (map[string]float64, 
 	case "GGGA":
 		return sigma(map[string]float64{"alpha0": 1, "beta0": 1}), "", true
 	case "GGGW":
-		// Their v0 keeps its default, K, as ours does.
-		return sigma(map[string]float64{"mu0": 0, "beta0": 1, "w0": 1}), "", true
+		// Their v0 keeps its default, K, as ours does, but in their
+		// runtime study, which sets it to 50.
+		m := sigma(map[string]float64{"mu0": 0, "beta0": 1, "w0": 1})
+		if study == "runtime" {
+			m["v0"] = 50
+		}
+		return m, "", true
 	case "GVG", "GVnG":
 		gamma, ok := volumeGamma(study, dataset)
 		return sigma(map[string]float64{"lambda": 0.1, "gamma": gamma}), "", ok
