@@ -261,3 +261,122 @@ func TestBrouwerLioClaimML100KSameKSparsity(t *testing.T) {
 		t.Errorf("%d of the ten-repeat study's %d cells recur with the same MSE in the twenty-repeat one; the page says all 780", same, len(first))
 	}
 }
+
+// ml100kConvergence are the models of the convergence study on MovieLens
+// 100K that upstream ran too, in the page's order.
+var ml100kConvergence = []string{"NMF", "GLL", "GLLI", "GGGU", "GEE", "GEEA", "GTT", "GTTN", "GEG"}
+
+// TestBrouwerLioClaimML100KConvergence checks claim 14 of
+// results/brouwer-lio/findings.md (the convergence study on MovieLens
+// 100K, K = 20, 200 iterations on every observed rating): the page's
+// table of training MSE at iterations 10, 50 and 200, ours (mean ± standard
+// error over the 10 chains) against theirs (their published mean), with
+// the iteration from which each mean trace stays within 2% of its final
+// value; that GEE, GEEA, GTT, GTTN, GGGU and GLL end within the page's
+// share of theirs, and the settling iterations within the page's count of
+// each other but GLL's; that on both sides GGGU, GLL and GLLI end below
+// every nonnegative prior and NMF below every model, our NMF below theirs
+// at every iteration; and that the baselines' training MSE, which no
+// sampler touches, are equal.
+func TestBrouwerLioClaimML100KConvergence(t *testing.T) {
+	sec := claimSection(t, 14)
+	st := loadCommittedStudy(t, "blio-ml100k-convergence")
+	theirs := theirStats(t, "convergence", "movielens_100K", "train_MSE")
+	traces := make(map[string][][]float64)
+	for _, r := range st.Records {
+		if r.Error != "" {
+			t.Fatalf("%s failed: %s", r.Cell.Key(), r.Error)
+		}
+		if len(r.Trace.TrainMSE) != 200 {
+			t.Fatalf("%s: %d sweeps traced, want 200", r.Cell.Key(), len(r.Trace.TrainMSE))
+		}
+		traces[r.Cell.Model] = append(traces[r.Cell.Model], r.Trace.TrainMSE)
+	}
+	ours := func(m string, it int) meanSE {
+		t.Helper()
+		if len(traces[m]) != 10 {
+			t.Fatalf("%s: %d chains, want 10", m, len(traces[m]))
+		}
+		var xs []float64
+		for _, tr := range traces[m] {
+			xs = append(xs, tr[it-1])
+		}
+		return newMeanSE(xs)
+	}
+	their := func(m string, it int) float64 {
+		t.Helper()
+		k := 20
+		if m == "ColumnMean" || m == "RowMean" {
+			k = 0
+		}
+		return at(t, theirs, m, k, float64(it)).mean
+	}
+	settled := func(m string) (ourIt, theirIt int) {
+		o, th := make([]float64, 200), make([]float64, 200)
+		for j := range o {
+			o[j], th[j] = ours(m, j+1).mean, their(m, j+1)
+		}
+		return settledAt(o, 0.02), settledAt(th, 0.02)
+	}
+	gap := func(m string) float64 { return 100 * (ours(m, 200).mean/their(m, 200) - 1) }
+
+	table := tableHead("model", "it. 10 ours", "theirs", "it. 50 ours", "theirs", "it. 200 ours", "theirs",
+		"ours against theirs at 200", "within 2% of the final value from (ours, theirs)")
+	maxSettle, maxAgree := 0, 0.0
+	for _, m := range ml100kConvergence {
+		row := []string{m}
+		for _, it := range []int{10, 50, 200} {
+			row = append(row, pm(ours(m, it), 4), fmt.Sprintf("%.4f", their(m, it)))
+		}
+		o, th := settled(m)
+		table += tableRow(append(row, fmt.Sprintf("%+.1f%%", gap(m)), fmt.Sprintf("%d, %d", o, th))...)
+		if m != "GLL" {
+			maxSettle = max(maxSettle, max(o-th, th-o))
+		}
+		if slices.Contains([]string{"GEE", "GEEA", "GTT", "GTTN", "GGGU", "GLL"}, m) {
+			maxAgree = max(maxAgree, math.Abs(gap(m)))
+		}
+	}
+	requireOnPage(t, 14, sec, table)
+	requireOnPage(t, 14, sec, "**Partly agrees.**")
+	requireOnPage(t, 14, sec, fmt.Sprintf("GEE, GEEA, GTT, GTTN, GGGU and GLL end within %.1f%% of theirs", maxAgree))
+	o, th := settled("GLL")
+	requireOnPage(t, 14, sec, fmt.Sprintf("within %d iterations of theirs for every model but GLL (%d against %d)", maxSettle, o, th))
+	requireOnPage(t, 14, sec, fmt.Sprintf("the column means' training MSE is %.4f and the row means' %.4f on both sides",
+		ours("ColumnMean", 200).mean, ours("RowMean", 200).mean))
+	for _, m := range []string{"ColumnMean", "RowMean"} {
+		if o, th := ours(m, 200).mean, their(m, 1); math.Abs(o-th) > 1e-9 {
+			t.Errorf("%s: training MSE %.6f in ours, %.6f in theirs; the page says equal", m, o, th)
+		}
+	}
+	// Our NMF is below theirs at every iteration, from their first.
+	for it := 1; it <= 200; it++ {
+		if o, th := ours("NMF", it).mean, their("NMF", it); !(o < th) {
+			t.Errorf("NMF at iteration %d: ours %.4f, theirs %.4f; the page says ours below throughout", it, o, th)
+		}
+	}
+	requireOnPage(t, 14, sec, fmt.Sprintf("their first iteration's training MSE is %.4f, ours %.4f", their("NMF", 1), ours("NMF", 1).mean))
+	for _, who := range []string{"ours", "theirs"} {
+		final := func(m string) float64 {
+			if who == "ours" {
+				return ours(m, 200).mean
+			}
+			return their(m, 200)
+		}
+		real, nonneg := 0.0, math.Inf(1)
+		for _, m := range []string{"GGGU", "GLL", "GLLI"} {
+			real = max(real, final(m))
+		}
+		for _, m := range []string{"GEE", "GEEA", "GTT", "GTTN"} {
+			nonneg = min(nonneg, final(m))
+		}
+		if !(real < nonneg) {
+			t.Errorf("%s at 200: GGGU, GLL and GLLI end as high as %.4f, not below every nonnegative prior (lowest %.4f)", who, real, nonneg)
+		}
+		for _, m := range ml100kConvergence[1:] {
+			if !(final("NMF") < final(m)) {
+				t.Errorf("%s at 200: NMF %.4f is not below %s %.4f", who, final("NMF"), m, final(m))
+			}
+		}
+	}
+}
