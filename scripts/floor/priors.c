@@ -26,9 +26,11 @@
 // Random numbers: xoshiro256++; normal and exponential variates by
 // ziggurats of 256 layers whose tables are computed at start-up; gamma by
 // Marsaglia and Tsang's method with the constants of a fixed shape set up
-// once; inverse Gaussian by Michael, Schucany and Haas.
+// once (these in floor.h, shared with the floors of the row-wise samplers,
+// rowwise.c, and of the Poisson ones, poisson.c); inverse Gaussian by
+// Michael, Schucany and Haas.
 //
-//	gcc -O3 -march=native -ffast-math -o priors priors.c -lm
+//	gcc -O3 -march=native -ffast-math -o priors priors.c -lm   # floor.h beside it
 //	HP=1 ./priors MODEL M N nnz K sweeps
 //	# e.g. HP=1 ./priors GEE 943 1473 99723 50 20
 //
@@ -41,162 +43,9 @@
 // conditional, and the sweeps are timed from the first, as the benchmark
 // does. It prints one line: the model, the shape, and the best and median
 // wall and CPU milliseconds per sweep.
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <time.h>
+#include "floor.h"
 
-// ---- memory ------------------------------------------------------------
-
-static int use_huge;
-
-static void *alloc_big(size_t bytes) {
-	if (!use_huge || bytes < ((size_t)4 << 20)) {
-		void *p = malloc(bytes);
-		if (!p) { perror("malloc"); exit(1); }
-		return p;
-	}
-	size_t align = (size_t)2 << 20, size = (bytes + align - 1) / align * align;
-	void *p = aligned_alloc(align, size);
-	if (!p) { perror("aligned_alloc"); exit(1); }
-	madvise(p, size, MADV_HUGEPAGE);
-	return p;
-}
-
-// ---- generator: xoshiro256++ --------------------------------------------
-
-static uint64_t st0, st1, st2, st3;
-
-static inline uint64_t rol64(uint64_t v, int s) { return (v << s) | (v >> (64 - s)); }
-
-static inline uint64_t bits64(void) {
-	uint64_t out = rol64(st0 + st3, 23) + st0;
-	uint64_t t = st1 << 17;
-	st2 ^= st0;
-	st3 ^= st1;
-	st1 ^= st2;
-	st0 ^= st3;
-	st2 ^= t;
-	st3 = rol64(st3, 45);
-	return out;
-}
-
-static void seed_gen(uint64_t s) {
-	// splitmix64 to fill the state
-	uint64_t *w[4] = {&st0, &st1, &st2, &st3};
-	for (int i = 0; i < 4; i++) {
-		s += 0x9E3779B97F4A7C15ull;
-		uint64_t z = s;
-		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-		*w[i] = z ^ (z >> 31);
-	}
-}
-
-// uniform01 is in [0, 1).
-static inline double uniform01(void) { return (double)(bits64() >> 11) * (1.0 / 9007199254740992.0); }
-
-// ---- ziggurats ----------------------------------------------------------
-//
-// A ziggurat of 256 layers of equal area v under a decreasing density f
-// on [0, inf): edge[0] = v / f(r) is the width of the base layer (which
-// holds the tail beyond r), edge[1] = r, edge[i+1] = f^-1(f(edge[i]) +
-// v / edge[i]), edge[256] = 0. Layer i spans [0, edge[i]] between the
-// heights fy[i] = f(edge[i]) and fy[i+1]; a point under edge[i+1] is
-// inside the density for sure.
-
-typedef struct {
-	double edge[257], fy[257];
-} zig_t;
-
-static zig_t zn, ze;
-
-static double fnorm(double x) { return exp(-0.5 * x * x); }
-static double fnorm_inv(double y) { return sqrt(-2 * log(y)); }
-static double fexp(double x) { return exp(-x); }
-static double fexp_inv(double y) { return -log(y); }
-
-static void zig_build(zig_t *z, double r, double v, double (*f)(double), double (*finv)(double)) {
-	z->edge[0] = v / f(r);
-	z->edge[1] = r;
-	for (int i = 1; i < 255; i++) {
-		double y = f(z->edge[i]) + v / z->edge[i];
-		z->edge[i + 1] = y < 1 ? finv(y) : 0;
-	}
-	z->edge[256] = 0;
-	for (int i = 0; i <= 256; i++) z->fy[i] = f(z->edge[i]);
-	z->fy[0] = f(r); // the base layer's height
-}
-
-static double exp_draw(void);
-
-static double norm_tail(void) {
-	const double r = zn.edge[1];
-	for (;;) {
-		double a = -log(1 - uniform01()) / r, b = -log(1 - uniform01());
-		if (b + b > a * a) return r + a;
-	}
-}
-
-static inline double norm_draw(void) {
-	for (;;) {
-		uint64_t b = bits64();
-		int layer = (int)(b & 255);
-		double sign = (b & 256) ? -1.0 : 1.0;
-		double x = (double)(b >> 11) * (1.0 / 9007199254740992.0) * zn.edge[layer];
-		if (x < zn.edge[layer + 1]) return sign * x;
-		if (layer == 0) return sign * norm_tail();
-		double y = zn.fy[layer] + uniform01() * (zn.fy[layer + 1] - zn.fy[layer]);
-		if (y < exp(-0.5 * x * x)) return sign * x;
-	}
-}
-
-static inline double exp_draw_inl(void) {
-	double base = 0;
-	for (;;) {
-		uint64_t b = bits64();
-		int layer = (int)(b & 255);
-		double x = (double)(b >> 11) * (1.0 / 9007199254740992.0) * ze.edge[layer];
-		if (x < ze.edge[layer + 1]) return base + x;
-		if (layer == 0) { base += ze.edge[1]; continue; } // memoryless tail
-		double y = ze.fy[layer] + uniform01() * (ze.fy[layer + 1] - ze.fy[layer]);
-		if (y < exp(-x)) return base + x;
-	}
-}
-
-static double exp_draw(void) { return exp_draw_inl(); }
-
-// ---- gamma, inverse Gaussian, truncated normal --------------------------
-
-// gam_t is Gamma(shape, .) for a fixed shape >= 1 (Marsaglia-Tsang).
-typedef struct { double d, c; } gam_t;
-
-static gam_t gam_setup(double shape) {
-	gam_t g = {shape - 1.0 / 3, 0};
-	g.c = 1 / (3 * sqrt(g.d));
-	return g;
-}
-
-static inline double gam_draw(gam_t g, double rate) {
-	for (;;) {
-		double z = norm_draw(), t = 1 + g.c * z;
-		if (t <= 0) continue;
-		double v = t * t * t, u = uniform01(), z2 = z * z;
-		if (u < 1 - 0.0331 * z2 * z2) return g.d * v / rate;
-		if (log(u) < 0.5 * z2 + g.d * (1 - v + log(v))) return g.d * v / rate;
-	}
-}
-
-// gamma_any draws Gamma(shape, rate) for any shape > 0 (boosting shapes
-// under 1), set up per call, as the initial draws need.
-static double gamma_any(double shape, double rate) {
-	if (shape >= 1) return gam_draw(gam_setup(shape), rate);
-	double y = gam_draw(gam_setup(shape + 1), 1);
-	return y * exp(-exp_draw() / shape) / rate;
-}
+// ---- inverse Gaussian, truncated normal ---------------------------------
 
 static inline double invgauss_draw(double mu, double shape) {
 	double z = norm_draw(), y = z * z, t = mu * y / (2 * shape);
@@ -264,7 +113,6 @@ typedef struct {
 	double *h1, *h2, *h3; // per-entry hyperparameters (lines x K) or NULL
 } side_t;
 
-static int K;
 static double inv_s2;
 // the priors' constants at the package's defaults
 static double lam_exp = 0.1, tn_mu = 0, tn_tau = 0.1;
@@ -558,94 +406,20 @@ static void nmf_line(side_t *s, const double *other, int i, int lo, int hi, cons
 		if (den[k] > 0) x[k] = x[k] * num[k] / den[k];
 }
 
-static double wall_now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static double cpu_now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b) {
-	double u = *(const double *)a, v = *(const double *)b;
-	return (u > v) - (u < v);
-}
-
 static const char *models[] = {"GEE", "GTT", "GTTN", "GRRN", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GL21", "GVnG", "GVG", "NMF"};
 
 int main(int argc, char **argv) {
-	if (argc != 7) {
-		fprintf(stderr, "usage: priors MODEL M N nnz K sweeps\nMODEL: GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG NMF\n");
-		return 2;
-	}
+	data_t d;
+	int sweeps = floor_setup(argc, argv, "priors", models, sizeof models / sizeof models[0], &d);
 	const char *model = argv[1];
-	int known = 0;
-	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) known |= strcmp(model, models[i]) == 0;
-	if (!known) {
-		fprintf(stderr, "priors: unknown model %s\n", model);
-		return 2;
-	}
-	int M = atoi(argv[2]), N = atoi(argv[3]), sweeps = atoi(argv[6]);
-	long nnz = atol(argv[4]);
-	K = atoi(argv[5]);
-	if (M < 1 || N < 1 || nnz < 1 || nnz > (long)M * N || K < 1 || sweeps < 1) {
-		fprintf(stderr, "priors: need M, N, K, sweeps >= 1 and 1 <= nnz <= M N\n");
-		return 2;
-	}
-	use_huge = getenv("HP") && atoi(getenv("HP")) != 0;
-	seed_gen(20261125);
-	zig_build(&zn, 3.6541528853610088, 0.00492867323399, fnorm, fnorm_inv);
-	zig_build(&ze, 7.69711747013104972, 0.0039496598225815571993, fexp, fexp_inv);
-
-	// the entries: nnz distinct cells in row-major order, values 1..5
-	int32_t *row = alloc_big(nnz * sizeof(int32_t)), *col = alloc_big(nnz * sizeof(int32_t));
-	double *val = alloc_big(nnz * sizeof(double));
-	{
-		uint8_t *taken = calloc((size_t)M * N, 1);
-		for (long c = 0; c < nnz;) {
-			size_t cell = (size_t)(bits64() % ((uint64_t)M * N));
-			if (!taken[cell]) { taken[cell] = 1; c++; }
-		}
-		long c = 0;
-		for (size_t cell = 0; cell < (size_t)M * N; cell++)
-			if (taken[cell]) {
-				row[c] = (int32_t)(cell / N);
-				col[c] = (int32_t)(cell % N);
-				val[c] = (double)(1 + bits64() % 5);
-				c++;
-			}
-		free(taken);
-	}
-	int32_t *rstart = calloc(M + 1, sizeof(int32_t)), *cstart = calloc(N + 1, sizeof(int32_t));
-	int32_t *crow = alloc_big(nnz * sizeof(int32_t)), *cpos = alloc_big(nnz * sizeof(int32_t));
-	double *cval = alloc_big(nnz * sizeof(double));
-	for (long e = 0; e < nnz; e++) { rstart[row[e] + 1]++; cstart[col[e] + 1]++; }
-	for (int i = 0; i < M; i++) rstart[i + 1] += rstart[i];
-	for (int j = 0; j < N; j++) cstart[j + 1] += cstart[j];
-	{
-		int32_t *next = malloc((N + 1) * sizeof(int32_t));
-		memcpy(next, cstart, (N + 1) * sizeof(int32_t));
-		for (long e = 0; e < nnz; e++) {
-			int32_t p = next[col[e]]++;
-			crow[p] = row[e];
-			cpos[p] = (int32_t)e;
-			cval[p] = val[e];
-		}
-		free(next);
-	}
-	int longest = 0;
-	for (int i = 0; i < M; i++) if (rstart[i + 1] - rstart[i] > longest) longest = rstart[i + 1] - rstart[i];
-	for (int j = 0; j < N; j++) if (cstart[j + 1] - cstart[j] > longest) longest = cstart[j + 1] - cstart[j];
+	int M = d.M, N = d.N, longest = d.longest;
+	long nnz = d.nnz;
+	int32_t *row = d.row, *col = d.col, *rstart = d.rstart, *cstart = d.cstart, *crow = d.crow, *cpos = d.cpos;
+	double *val = d.val, *cval = d.cval;
 	scratch = malloc(((size_t)longest * (K + 2) + 2 * (size_t)K) * sizeof(double));
 
 	// priors at the package's defaults
-	double mean = 0;
-	for (long e = 0; e < nnz; e++) mean += val[e];
-	mean /= nnz;
+	double mean = d.mean;
 	beta_lam = sqrt(mean / K);
 	lap_eta = sqrt(10.0);
 	glli_a = 1.0 / K;
@@ -736,11 +510,6 @@ int main(int argc, char **argv) {
 	}
 	double chk = 0;
 	for (size_t e = 0; e < (size_t)M * K; e++) chk += W.x[e];
-	qsort(wall, sweeps, sizeof(double), by_value);
-	qsort(cpu, sweeps, sizeof(double), by_value);
-	printf("floor model=%s hp=%d M=%d N=%d nnz=%ld K=%d sweeps=%d best_ms=%.3f median_ms=%.3f cpu_best_ms=%.3f "
-	       "cpu_median_ms=%.3f sigma2=%.4g chk=%.4g\n",
-	       model, use_huge, M, N, nnz, K, sweeps, wall[0] * 1e3, wall[sweeps / 2] * 1e3, cpu[0] * 1e3,
-	       cpu[sweeps / 2] * 1e3, sigma2, chk);
+	floor_report(model, &d, sweeps, wall, cpu, sigma2, chk);
 	return 0;
 }
