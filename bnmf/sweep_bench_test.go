@@ -35,10 +35,14 @@ func movieLensShape(tb testing.TB, rows, cols, observed int) *Matrix {
 }
 
 // BenchmarkSweep measures one sweep (W, Z, hyperparameters and sigma^2) per
-// model on matrices shaped like cleaned MovieLens 100K and 1M.
+// model on matrices shaped like cleaned MovieLens 100K and 1M: the
+// entry-wise samplers, NMF, the row-wise ones (GGG, GGGA, GGGW) and the
+// Poisson ones (PGG, PGGG, the values 1 to 5 taken as counts), each of
+// which scripts/floor-ratio.sh compares with a C floor of its own.
 func BenchmarkSweep(b *testing.B) {
 	forMovieLensShapes(b, func(shape string, data func() *Matrix) {
-		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{}} {
+		for _, model := range []Model{GEE{}, GTT{}, GTTN{}, GRRN{}, NMF{}, GGGU{}, GLL{}, GLLI{}, GEEA{}, GEG{}, GL21{}, GVnG{}, GVG{},
+			GGG{}, GGGA{}, GGGW{}, PGG{}, PGGG{}} {
 			for _, k := range []int{10, 20, 50} {
 				b.Run(fmt.Sprintf("%s/%s/K=%d", model.Name(), shape, k), func(b *testing.B) {
 					benchmarkSweeps(b, model, data(), k)

@@ -14,12 +14,15 @@
 #
 # That floor implements GRRN only. GRRN's ratio is to it; every other
 # model's is its time over the GRRN floor, labelled so. A second table
-# gives each model's ratio to a floor of its own: scripts/floor/priors.c,
-# in this repository, does the sweep of each entry-wise prior (GEE, GTT,
-# GTTN, GRRN, GEEA, GEG, GGGU, GLL, GLLI, GL21, GVnG, GVG) and NMF's
-# multiplicative updates in C with the prior's own draws; each round runs
-# it once per model beside the benchmark. A model of the benchmark without
-# one would be named below that table.
+# gives each model's ratio to a floor of its own, in scripts/floor/ in
+# this repository: priors.c does the sweep of each entry-wise prior (GEE,
+# GTT, GTTN, GRRN, GEEA, GEG, GGGU, GLL, GLLI, GL21, GVnG, GVG) and NMF's
+# multiplicative updates in C with the prior's own draws, rowwise.c that
+# of the row-wise samplers (GGG, GGGA, GGGW: each line drawn as a block
+# from its multivariate normal conditional) and poisson.c that of the
+# Poisson ones (PGG, PGGG: the split of the counts and the Gamma draws);
+# each round runs the floor once per model beside the benchmark. A model
+# of the benchmark without one would be named below that table.
 #
 # The machine's speed drifts between runs, the ratio of interleaved runs much
 # less; that is why the sides alternate (floor first in odd rounds, the
@@ -35,9 +38,10 @@ usage() {
 	cat <<'EOF'
 Usage: scripts/floor-ratio.sh [flags]
 
-Builds ../shared/bench/floor.c (the C floor of a GRRN sweep),
-scripts/floor/priors.c (a C floor of each entry-wise prior's sweep and of
-NMF's) and the bnmf test binary, runs the floors and BenchmarkSweep
+Builds ../shared/bench/floor.c (the C floor of a GRRN sweep), the C
+floors of each sampler's own sweep in scripts/floor/ (priors.c: the
+entry-wise priors and NMF; rowwise.c: GGG, GGGA, GGGW; poisson.c: PGG,
+PGGG) and the bnmf test binary, runs the floors and BenchmarkSweep
 interleaved at one worker for R rounds, and prints per shape and model the
 median of the per-round ratios ours / floor, their range, and the absolute
 times: first against the GRRN floor, then each model against its own.
@@ -49,8 +53,10 @@ Flags:
   --models LIST      comma-separated models of BenchmarkSweep, or "all"
                      (default GRRN); in the first table every model is
                      over the GRRN floor, in the second over its own
-  --own-floor PATH   the per-model floor source (default
-                     scripts/floor/priors.c); --own-floor none skips it
+  --own-floor DIR    the directory of the per-model floor sources
+                     (priors.c, rowwise.c, poisson.c and floor.h; default
+                     scripts/floor; a file in it names it too);
+                     --own-floor none skips them
   --shapes LIST      comma-separated among ml100k, ml1m, ml25m (default
                      ml100k,ml1m)
   --25m              also the MovieLens 25M shape (GRRN only, K = 50;
@@ -68,7 +74,7 @@ EOF
 }
 
 floor_src="${BNMF_FLOOR_SRC:-}"
-own_src="$root/scripts/floor/priors.c"
+own_dir="$root/scripts/floor"
 rounds=5
 models=GRRN
 shapes=ml100k,ml1m
@@ -86,7 +92,7 @@ while [[ $# -gt 0 ]]; do
 		exit 0
 		;;
 	--floor) floor_src="${2:?--floor needs a path}"; shift 2 ;;
-	--own-floor) own_src="${2:?--own-floor needs a path or none}"; shift 2 ;;
+	--own-floor) own_dir="${2:?--own-floor needs a directory or none}"; shift 2 ;;
 	--rounds) rounds="${2:?--rounds needs a number}"; shift 2 ;;
 	--models) models="${2:?--models needs a list}"; shift 2 ;;
 	--shapes) shapes="${2:?--shapes needs a list}"; shift 2 ;;
@@ -104,7 +110,7 @@ done
 # summarize LOG prints the table of a raw log. The log has one record per
 # line: "meta key=value..." lines, then per run either
 #   round=R side=floor shape=S <the floor's output line>
-#   round=R side=own shape=S <priors.c's output line, with model=M>
+#   round=R side=own shape=S <an own floor's output line, with model=M>
 #   round=R side=ours shape=S <a benchmark result line>
 summarize_log() {
 	awk '
@@ -253,13 +259,19 @@ elif [[ ! -f "$floor_src" ]]; then
 	echo "floor-ratio.sh: no floor source at $floor_src" >&2
 	exit 2
 fi
-if [[ "$own_src" == none ]]; then
-	own_src=""
-elif [[ ! -f "$own_src" ]]; then
-	echo "floor-ratio.sh: no own-floor source at $own_src (--own-floor none to go without)" >&2
-	exit 2
+if [[ "$own_dir" == none ]]; then
+	own_dir=""
+else
+	if [[ -f "$own_dir" ]]; then
+		own_dir="$(dirname "$own_dir")"
+	fi
+	if [[ ! -f "$own_dir/priors.c" || ! -f "$own_dir/floor.h" ]]; then
+		echo "floor-ratio.sh: no own-floor sources (priors.c, floor.h) in $own_dir (--own-floor none to go without)" >&2
+		exit 2
+	fi
+	own_dir="$(cd "$own_dir" && pwd)"
 fi
-if [[ -z "$floor_src" && -z "$own_src" ]]; then
+if [[ -z "$floor_src" && -z "$own_dir" ]]; then
 	echo "floor-ratio.sh: skipped: no floor to measure against"
 	exit 0
 fi
@@ -268,13 +280,29 @@ if ! command -v gcc >/dev/null 2>&1; then
 	exit 0
 fi
 
-# The models priors.c has a floor for.
-own_models=(GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG NMF)
+# The models with a floor of their own, and the source of each.
+own_models=(GEE GTT GTTN GRRN GEEA GEG GGGU GLL GLLI GL21 GVnG GVG NMF GGG GGGA GGGW PGG PGGG)
+own_source() { # model: the floor source's name, without .c
+	case "$1" in
+	GGG | GGGA | GGGW) echo rowwise ;;
+	PGG | PGGG) echo poisson ;;
+	*) echo priors ;;
+	esac
+}
 own_run=()
-if [[ -n "$own_src" ]]; then
+own_srcs=()
+if [[ -n "$own_dir" ]]; then
 	for m in "${own_models[@]}"; do
 		if [[ "$models" == all || ",$models," == *",$m,"* ]]; then
 			own_run+=("$m")
+			src="$(own_source "$m")"
+			if [[ " ${own_srcs[*]:-} " != *" $src "* ]]; then
+				if [[ ! -f "$own_dir/$src.c" ]]; then
+					echo "floor-ratio.sh: no own-floor source $own_dir/$src.c for $m" >&2
+					exit 2
+				fi
+				own_srcs+=("$src")
+			fi
 		fi
 	done
 fi
@@ -313,13 +341,13 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/floor-ratio.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 log="$tmp/log"
 
-echo "building the floors (${floor_src:-no GRRN floor}; ${own_src:-no own floors}) and the test binary ..." >&2
+echo "building the floors (${floor_src:-no GRRN floor}; ${own_dir:+own floors ${own_srcs[*]:-none} in $own_dir}${own_dir:-no own floors}) and the test binary ..." >&2
 if [[ -n "$floor_src" ]]; then
 	gcc -O3 -march=native -ffast-math -o "$tmp/floor" "$floor_src" -lm
 fi
-if [[ -n "$own_src" ]]; then
-	gcc -O3 -march=native -ffast-math -o "$tmp/own" "$own_src" -lm
-fi
+for src in "${own_srcs[@]}"; do
+	gcc -O3 -march=native -ffast-math -o "$tmp/own-$src" "$own_dir/$src.c" -lm
+done
 (cd "$root" && go test -c -o "$tmp/bnmf.test" ./bnmf)
 
 cpu="$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)"
@@ -333,7 +361,11 @@ fi
 	echo "meta machine: $(uname -m), $cpu, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') CPUs"
 	echo "meta build: $rev, $(go version | awk '{ print $3 }'), $(gcc -dumpfullversion 2>/dev/null || gcc -dumpversion) -O3 -march=native -ffast-math"
 	echo "meta runs: $rounds interleaved rounds, one worker (GOMAXPROCS=1; floor HP=1), ratio = ours ns/op / floor median_ms per round (CPU-time ratio: cpu-ns/op / cpu_median_ms)"
-	echo "meta floors: ${floor_src:+GRRN floor $(basename "$floor_src")}${floor_src:+${own_src:+; }}${own_src:+own floors ${own_src#"$root"/} for ${own_run[*]:-none}}"
+	own_list=""
+	for src in "${own_srcs[@]}"; do
+		own_list="$own_list${own_list:+, }${own_dir#"$root"/}/$src.c"
+	done
+	echo "meta floors: ${floor_src:+GRRN floor $(basename "$floor_src")}${floor_src:+${own_dir:+; }}${own_dir:+own floors ${own_list:-none} for ${own_run[*]:-none}}"
 	echo "meta command: $command_line (rounds $rounds, models $models, shapes $shapes, K = $k$([[ $with25m == 1 ]] && echo ', with 25M'))"
 } >"$log"
 
@@ -349,11 +381,12 @@ run_floor() { # round shape args
 	echo "  round $1 $2 floor: $(sed -n 's/.* \(median_ms=[0-9.]*\).*/\1/p' <<<"$out")" >&2
 }
 run_own() { # round shape args: each model's own floor, on the shape's M N nnz K sweeps
-	local out args m
+	local out args m src
 	read -r -a args <<<"$3"
 	for m in "${own_run[@]}"; do
-		if ! out="$(HP=1 "$tmp/own" "$m" "${args[@]:0:5}")"; then
-			echo "floor-ratio.sh: the own floor failed (priors $m ${args[*]:0:5}); its output was:" >&2
+		src="$(own_source "$m")"
+		if ! out="$(HP=1 "$tmp/own-$src" "$m" "${args[@]:0:5}")"; then
+			echo "floor-ratio.sh: the own floor failed ($src $m ${args[*]:0:5}); its output was:" >&2
 			echo "$out" >&2
 			exit 1
 		fi
