@@ -94,6 +94,13 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-model-selection-gvg", KindModelSelection, "gdsc-ic50", volume, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 100, 90, 1},
 		{"blio-gdsc-model-selection-pgg", KindModelSelection, "gdsc-ic50", poisson, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
 		{"blio-ml100k-model-selection-gvg", KindModelSelection, "movielens-100k", volume, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 100, 80, 1},
+		// Upstream's block draws of GEG's Z and GLL's lines, one change
+		// from the studies above (the CCLE one on the cast values).
+		{"blio-gdsc-model-selection-rows", KindModelSelection, "gdsc-ic50", []string{"GEG"}, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
+		{"blio-ml100k-model-selection-rows", KindModelSelection, "movielens-100k", []string{"GEG", "GLL"}, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
+		{"blio-ml1m-nested-cv-geg-rows", KindNestedCV, "movielens-1m", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 120, 100, 1},
+		{"blio-ml1m-nested-cv-gll-rows", KindNestedCV, "movielens-1m", []string{"GLL"}, []int{6, 7, 8}, 5, 100, 80, 1},
+		{"blio-ccle-ic50-nested-cv-geg-rows", KindNestedCV, "ccle-ic50", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
 		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
 		{"blio-ml100k-model-selection", KindModelSelection, "movielens-100k", msML, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
 		{"blio-ml100k-model-selection-nmf", KindModelSelection, "movielens-100k", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 300, 0, 1},
@@ -146,11 +153,18 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 				want["GGGW"] = maps.Clone(want["GGGW"])
 				want["GGGW"]["v0"] = 50
 			}
+			if strings.HasSuffix(tt.file, "-rows") {
+				want["GEG"] = maps.Clone(want["GEG"])
+				want["GEG"]["z_draw"] = "rows"
+				want["GLL"] = maps.Clone(want["GLL"])
+				want["GLL"]["draw"] = "rows"
+			}
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// A Poisson model reads the drug-sensitivity data cast to
 			// integers, as upstream's loader reads them; nothing else is cast.
 			wantCast := ""
-			if slices.ContainsFunc(tt.models, func(m string) bool { return m == "PGG" || m == "PGGG" }) && !strings.HasPrefix(tt.dataset, "movielens") {
+			if (slices.ContainsFunc(tt.models, func(m string) bool { return m == "PGG" || m == "PGGG" }) && !strings.HasPrefix(tt.dataset, "movielens")) ||
+				tt.file == "blio-ccle-ic50-nested-cv-geg-rows" {
 				wantCast = CastInteger
 			}
 			if cfg.Dataset.Cast != wantCast {
