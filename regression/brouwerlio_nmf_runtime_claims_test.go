@@ -288,3 +288,78 @@ func TestBrouwerLioClaimNMF(t *testing.T) {
 	requireOnPage(t, 15, sec, fmt.Sprintf("theirs from %g unobserved at K = 4 and %g at K = 5, ours from %g and %g",
 		firstBlow["theirs"][0], firstBlow["theirs"][1], firstBlow["ours"][0], firstBlow["ours"][1]))
 }
+
+// TestBrouwerLioClaimGEEANestedCV checks claim 16 of
+// results/brouwer-lio/findings.md (GEEA's nested cross-validation on
+// MovieLens 100K): the page's table of the inner folds' held-out MSE at
+// each K, ours and theirs over the 25 inner fits; the outer score on
+// both sides with K = 2 chosen in every outer fold; the inner means'
+// largest difference and their rise from K = 2 to 5; and GEEA's outer
+// score beside GEE's on both sides.
+func TestBrouwerLioClaimGEEANestedCV(t *testing.T) {
+	sec := claimSection(t, 16)
+	st := loadCommittedStudy(t, "blio-ml100k-nested-cv-geea")
+	ours, theirs := make(map[int][]float64), make(map[int][]float64)
+	for _, r := range st.Records {
+		if r.Error != "" {
+			t.Fatalf("%s failed: %s", r.Cell.Key(), r.Error)
+		}
+		if r.Cell.Model == "GEEA" && r.Cell.Fold > 0 {
+			ours[r.Cell.Rank] = append(ours[r.Cell.Rank], r.Metrics.TestMSE)
+		}
+	}
+	for _, r := range publishedRows(t, func(r map[string]string) bool {
+		return r["study"] == "cross_validation" && r["experiment"] == "movielens_100K" && r["model"] == "GEEA" &&
+			r["metric"] == "MSE" && r["setting"] == "K" && r["outer_fold"] != "" && r["replicate"] != "mean"
+	}) {
+		k := int(parseValue(t, r["setting_value"]))
+		theirs[k] = append(theirs[k], parseValue(t, r["value"]))
+	}
+	table := tableHead("K", "inner folds, ours", "inner folds, theirs")
+	maxDiff := 0.0
+	mean := func(tab map[int][]float64, k int) meanSE {
+		t.Helper()
+		if len(tab[k]) != 25 {
+			t.Fatalf("K = %d: %d inner fits, want 25 (5 outer folds by 5 inner)", k, len(tab[k]))
+		}
+		return newMeanSE(tab[k])
+	}
+	lowest := map[string]int{}
+	for k := 1; k <= 5; k++ {
+		o, th := mean(ours, k), mean(theirs, k)
+		table += tableRow(strconv.Itoa(k), pm(o, 4), pm(th, 4))
+		maxDiff = max(maxDiff, math.Abs(o.mean-th.mean))
+		if lowest["ours"] == 0 || o.mean < mean(ours, lowest["ours"]).mean {
+			lowest["ours"] = k
+		}
+		if lowest["theirs"] == 0 || th.mean < mean(theirs, lowest["theirs"]).mean {
+			lowest["theirs"] = k
+		}
+	}
+	requireOnPage(t, 16, sec, table)
+	requireOnPage(t, 16, sec, "**Agrees.**")
+	if lowest["ours"] != 2 || lowest["theirs"] != 2 {
+		t.Errorf("the inner folds' mean is lowest at K = %d in ours and %d in theirs; the page says 2 in both", lowest["ours"], lowest["theirs"])
+	}
+	rise := func(tab map[int][]float64) float64 { return 100 * (mean(tab, 5).mean/mean(tab, 2).mean - 1) }
+	requireOnPage(t, 16, sec, fmt.Sprintf("within %.4f of each other at every K, lowest at K = 2 on both sides and rising by %.1f%% (ours) and %.1f%% (theirs) from K = 2 to 5",
+		maxDiff, rise(ours), rise(theirs)))
+
+	o := summary(ourOuterFolds(t, "blio-ml100k-nested-cv-geea"))["GEEA"]
+	th := summary(theirOuterFolds(t, "movielens_100K", "MSE"))
+	var chosen []int
+	for _, c := range experiments.NestedChoices(st.Manifest, st.Records) {
+		chosen = append(chosen, c.Rank)
+	}
+	theirChosen := theirOuterFolds(t, "movielens_100K", "chosen_K")["GEEA"]
+	if !slices.Equal(chosen, []int{2, 2, 2, 2, 2}) || !slices.Equal(theirChosen, []float64{2, 2, 2, 2, 2}) {
+		t.Errorf("GEEA chose K = %v in ours and %v in theirs; the page says 2 in every outer fold", chosen, theirChosen)
+	}
+	requireOnPage(t, 16, sec, fmt.Sprintf("ours %s against their %s, %.1f standard errors of the difference apart, with K = 2 chosen in every outer fold on both sides",
+		pm(o, 4), pm(th["GEEA"], 4), math.Abs(zDiff(o, th["GEEA"]))))
+	gee := summary(ourOuterFolds(t, "blio-ml100k-nested-cv"))["GEE"]
+	requireOnPage(t, 16, sec, fmt.Sprintf("GEE's, %s in ours and %s in theirs", pm(gee, 4), pm(th["GEE"], 4)))
+	if d := max(math.Abs(o.mean-gee.mean), math.Abs(th["GEEA"].mean-th["GEE"].mean)); d >= 0.001 {
+		t.Errorf("GEEA and GEE differ by %.4f; the page says within 0.001 on both sides", d)
+	}
+}
