@@ -4,8 +4,9 @@ package regression
 // results/brouwer-lio/findings.md, on Brouwer & Lio's same-K sparsity and
 // convergence studies of MovieLens 100K, against our committed records
 // and their published table, and hold the helpers that the tests of
-// claims 13 (brouwerlio_ml100k_noise_claims_test.go) and 15 to 17
-// (brouwerlio_nmf_runtime_claims_test.go) share with them. Where a claim
+// claims 13 (brouwerlio_ml100k_noise_claims_test.go), 15 and 16
+// (brouwerlio_nmf_cv_claims_test.go) and 17
+// (brouwerlio_runtime_claims_test.go) share with them. Where a claim
 // has a table, its test renders the table from the records and requires
 // the same text on the page, and so the numbers its prose quotes, so a
 // number edited on the page, or records that move one, fail here. Every
