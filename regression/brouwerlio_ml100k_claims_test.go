@@ -108,19 +108,19 @@ var ml100kSameK = []string{"GLL", "GTT", "GTTN", "GLLI", "GEE", "GGGU", "GEG"}
 
 // TestBrouwerLioClaimML100KSameKSparsity checks claim 12 of
 // results/brouwer-lio/findings.md (the same-K sparsity study on MovieLens
-// 100K, with 10 and 20 repeats): the page's table as the records and
-// their table give it; at 98% unobserved, in ours and theirs with either
-// number of repeats, GLL is the lowest of the seven models both ran, GTT,
-// GTTN and GLLI within 6% of it, GEE, GGGU and GEG the three highest in
-// that order, and GLL, GTT, GTTN and
-// GLLI are below the column means while the other three are above; the
-// four rise by 22% to 30% from 0.93 to 0.98 on both sides; with
-// 10 repeats, ours are within 1.1 standard errors of the difference of
-// theirs at 0.93 but for GEG (3.7), above theirs from 0.96 on for GLL,
-// GTT, GTTN, GEE, GGGU and the column means (by 1.2% to 5.9% at 0.98),
-// within 1.6 and 1.4 for GLLI and the row means at every fraction; our
-// GEG is 1.9 times theirs at 0.98; and our twenty-repeat study's first
-// ten repeats are the ten-repeat study's cells, number for number.
+// 100K, with 10 and 20 repeats): the page's table as the records and their
+// table give it; at 98% unobserved, in ours and theirs with either number
+// of repeats, GLL is the lowest of the seven models both ran, GTT, GTTN
+// and GLLI within 6% of it, GEE, GGGU and GEG the three highest in that
+// order, and GLL, GTT, GTTN and GLLI are below the column means while the
+// other three are above; the four rise by 22% to 30% from 0.93 to 0.98 on
+// both sides; with 10 repeats, ours are within 1.1 standard errors of the
+// difference of theirs at 0.93 but for GEG (3.7), above theirs from 0.96
+// on for GLL, GTT, GTTN, GEE, GGGU and the column means (by 1.2% to 5.9%
+// at 0.98), within 1.6 and 1.4 for GLLI and the row means at every
+// fraction; our GEG is 1.9 times theirs at 0.98; our twenty-repeat study's
+// first ten repeats are the ten-repeat study's cells, number for number,
+// where their two experiments' splits differ.
 func TestBrouwerLioClaimML100KSameKSparsity(t *testing.T) {
 	sec := claimSection(t, 12)
 	ten10 := loadCommittedStudy(t, "blio-ml100k-sparsity-samek")
@@ -260,6 +260,29 @@ func TestBrouwerLioClaimML100KSameKSparsity(t *testing.T) {
 	}
 	if same != len(first) || same != 780 {
 		t.Errorf("%d of the ten-repeat study's %d cells recur with the same MSE in the twenty-repeat one; the page says all 780", same, len(first))
+	}
+	// Theirs drew their splits afresh: their column means, which depend on
+	// the split alone, differ repeat by repeat between the two experiments.
+	theirCols := make(map[[3]string]string) // experiment, fraction, repeat: value
+	for _, r := range publishedRows(t, func(r map[string]string) bool {
+		return r["study"] == "sparsity" && r["model"] == "ColumnMean" && r["metric"] == "MSE" &&
+			(r["experiment"] == "sameK_movielens_100K" || r["experiment"] == "sameK_20repeats_movielens_100K")
+	}) {
+		theirCols[[3]string{r["experiment"], r["setting_value"], r["replicate"]}] = r["value"]
+	}
+	compared := 0
+	for k, v := range theirCols {
+		if k[0] != "sameK_movielens_100K" {
+			continue
+		}
+		w, ok := theirCols[[3]string{"sameK_20repeats_movielens_100K", k[1], k[2]}]
+		if !ok || v == w {
+			t.Errorf("their column means at %s, repeat %s: %q in the ten-repeat experiment, %q in the twenty-repeat one; the page says they differ", k[1], k[2], v, w)
+		}
+		compared++
+	}
+	if compared != 60 {
+		t.Errorf("%d repeats of their column means compared, want 60 (6 fractions by 10)", compared)
 	}
 }
 
