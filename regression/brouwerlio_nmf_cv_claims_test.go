@@ -165,7 +165,7 @@ func TestBrouwerLioClaimNMF(t *testing.T) {
 	requireOnPage(t, 15, sec, table)
 	requireOnPage(t, 15, sec, "**Partly agrees.**")
 	requireOnPage(t, 15, sec, fmt.Sprintf("ours are below theirs in every GDSC row, by %.1f to %.1f (%.1f on average)", gapLo, gapHi, newMeanSE(gaps).mean))
-	requireOnPage(t, 15, sec, fmt.Sprintf("within %.1f standard errors of the difference of theirs at K = 1", k1Max))
+	requireOnPage(t, 15, sec, fmt.Sprintf("ours are within %.1f standard errors of the difference of theirs in each", k1Max))
 	for _, c := range []struct {
 		experiment, study string
 		want              int
