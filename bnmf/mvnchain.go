@@ -223,7 +223,17 @@ func (c *gibbsChain) drawBlock(side *factorSide, wk *worker, i int, invSigma2 fl
 			ga := g[a*n : (a+1)*n]
 			b[a] += invSigma2 * floats.Dot(ga, vals)
 			row := pm[a*k : a*k+a+1]
-			for bb := range row {
+			// Four dot products at a time (dots4), each the number
+			// floats.Dot gives.
+			bb := 0
+			for ; bb+4 <= len(row); bb += 4 {
+				d0, d1, d2, d3 := dots4(ga, g[bb*n:], n)
+				row[bb] += invSigma2 * d0
+				row[bb+1] += invSigma2 * d1
+				row[bb+2] += invSigma2 * d2
+				row[bb+3] += invSigma2 * d3
+			}
+			for ; bb < len(row); bb++ {
 				row[bb] += invSigma2 * floats.Dot(ga, g[bb*n:(bb+1)*n])
 			}
 		}
@@ -293,7 +303,17 @@ func choleskyLower(a []float64, k int) bool {
 		}
 		d = math.Sqrt(d)
 		a[j*k+j] = d
-		for i := j + 1; i < k; i++ {
+		// Rows i of column j four at a time (dots4), each dot product
+		// the number floats.Dot gives.
+		i := j + 1
+		for ; i+4 <= k; i += 4 {
+			d0, d1, d2, d3 := dots4(rj, a[i*k:], k)
+			a[i*k+j] = (a[i*k+j] - d0) / d
+			a[(i+1)*k+j] = (a[(i+1)*k+j] - d1) / d
+			a[(i+2)*k+j] = (a[(i+2)*k+j] - d2) / d
+			a[(i+3)*k+j] = (a[(i+3)*k+j] - d3) / d
+		}
+		for ; i < k; i++ {
 			a[i*k+j] = (a[i*k+j] - floats.Dot(a[i*k:i*k+j], rj)) / d
 		}
 	}

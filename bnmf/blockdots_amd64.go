@@ -1,0 +1,20 @@
+//go:build !noasm && !gccgo && !safe
+
+package bnmf
+
+// dots4 returns the dot products of x with the four vectors of len(x) at
+// y[0:], y[stride:], y[2*stride:] and y[3*stride:], each summed as
+// floats.Dot sums it (see blockdots_amd64.s), with len(y) >=
+// 3*stride + len(x). The precision of a block draw (drawBlock) and its
+// Cholesky factorisation (choleskyLower) take their dot products four at
+// a time with it: the four sums run side by side and share the loads of
+// x, where one floats.Dot at a time waits on its own additions.
+func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
+	// The slicing checks the length (the assembly does not).
+	return dots4SSE2(x, y[:3*stride+len(x)], stride)
+}
+
+// dots4SSE2 is dots4 without the check of the length.
+//
+//go:noescape
+func dots4SSE2(x, y []float64, stride int) (d0, d1, d2, d3 float64)

@@ -1,0 +1,108 @@
+//go:build !noasm && !gccgo && !safe
+
+#include "textflag.h"
+
+// func dots4SSE2(x, y []float64, stride int) (d0, d1, d2, d3 float64)
+//
+// d_r = x . y[r*stride : r*stride+n] for r = 0..3 and n = len(x), each
+// summed as gonum's DotUnitary sums it: the partial sums (s0, s1) in one
+// register and (s2, s3) in another, of the products of the elements with
+// index 0, 1, 2, 3 mod 4, the last n mod 4 products added to s0 in turn,
+// then (s0 + s2) + (s1 + s3). The four sums share the loads of x and run
+// side by side, eight registers of partial sums.
+TEXT ·dots4SSE2(SB), NOSPLIT, $0-88
+	MOVQ  x_base+0(FP), SI
+	MOVQ  x_len+8(FP), CX
+	MOVQ  y_base+24(FP), DI
+	MOVQ  stride+48(FP), R8
+	SHLQ  $3, R8            // the stride in bytes
+	LEAQ  (DI)(R8*1), R9    // &y[stride]
+	LEAQ  (R9)(R8*1), R10   // &y[2 stride]
+	LEAQ  (R10)(R8*1), R11  // &y[3 stride]
+	XORPD X4, X4            // d0: s0, s1
+	XORPD X5, X5            // d0: s2, s3
+	XORPD X6, X6            // d1
+	XORPD X7, X7
+	XORPD X8, X8            // d2
+	XORPD X9, X9
+	XORPD X10, X10          // d3
+	XORPD X11, X11
+	XORQ  AX, AX            // q = 0
+	SUBQ  $4, CX            // n -= 4
+	JL    dots4_tail
+
+dots4_loop:
+	MOVUPD (SI)(AX*8), X0   // x[q], x[q+1]
+	MOVUPD 16(SI)(AX*8), X1 // x[q+2], x[q+3]
+	MOVUPD (DI)(AX*8), X2
+	MOVUPD 16(DI)(AX*8), X3
+	MULPD  X0, X2
+	MULPD  X1, X3
+	ADDPD  X2, X4
+	ADDPD  X3, X5
+	MOVUPD (R9)(AX*8), X2
+	MOVUPD 16(R9)(AX*8), X3
+	MULPD  X0, X2
+	MULPD  X1, X3
+	ADDPD  X2, X6
+	ADDPD  X3, X7
+	MOVUPD (R10)(AX*8), X2
+	MOVUPD 16(R10)(AX*8), X3
+	MULPD  X0, X2
+	MULPD  X1, X3
+	ADDPD  X2, X8
+	ADDPD  X3, X9
+	MOVUPD (R11)(AX*8), X2
+	MOVUPD 16(R11)(AX*8), X3
+	MULPD  X0, X2
+	MULPD  X1, X3
+	ADDPD  X2, X10
+	ADDPD  X3, X11
+	ADDQ   $4, AX
+	SUBQ   $4, CX
+	JGE    dots4_loop
+
+dots4_tail:
+	ADDQ $4, CX // the last n mod 4 elements, into s0
+	JLE  dots4_end
+
+dots4_one:
+	MOVSD (SI)(AX*8), X0
+	MOVSD (DI)(AX*8), X2
+	MULSD X0, X2
+	ADDSD X2, X4
+	MOVSD (R9)(AX*8), X2
+	MULSD X0, X2
+	ADDSD X2, X6
+	MOVSD (R10)(AX*8), X2
+	MULSD X0, X2
+	ADDSD X2, X8
+	MOVSD (R11)(AX*8), X2
+	MULSD X0, X2
+	ADDSD X2, X10
+	INCQ  AX
+	DECQ  CX
+	JNZ   dots4_one
+
+dots4_end:
+	ADDPD    X5, X4 // s0+s2, s1+s3
+	MOVAPD   X4, X0
+	UNPCKHPD X4, X4
+	ADDSD    X0, X4
+	MOVSD    X4, d0+56(FP)
+	ADDPD    X7, X6
+	MOVAPD   X6, X0
+	UNPCKHPD X6, X6
+	ADDSD    X0, X6
+	MOVSD    X6, d1+64(FP)
+	ADDPD    X9, X8
+	MOVAPD   X8, X0
+	UNPCKHPD X8, X8
+	ADDSD    X0, X8
+	MOVSD    X8, d2+72(FP)
+	ADDPD    X11, X10
+	MOVAPD   X10, X0
+	UNPCKHPD X10, X10
+	ADDSD    X0, X10
+	MOVSD    X10, d3+80(FP)
+	RET

@@ -1,0 +1,14 @@
+//go:build !amd64 || noasm || gccgo || safe
+
+package bnmf
+
+import "gonum.org/v1/gonum/floats"
+
+// dots4 returns the dot products of x with the four vectors of len(x) at
+// y[0:], y[stride:], y[2*stride:] and y[3*stride:], by floats.Dot, with
+// len(y) >= 3*stride + len(x).
+func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
+	n := len(x)
+	y = y[:3*stride+n]
+	return floats.Dot(x, y[:n]), floats.Dot(x, y[stride:stride+n]), floats.Dot(x, y[2*stride:2*stride+n]), floats.Dot(x, y[3*stride:3*stride+n])
+}

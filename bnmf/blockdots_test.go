@@ -1,0 +1,36 @@
+package bnmf
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// TestDots4MatchesDot checks dots4 against floats.Dot bit for bit, for
+// lengths 0 to 40 (every remainder mod 4, and the empty vector) and
+// strides from the length up.
+func TestDots4MatchesDot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n <= 40; n++ {
+		for _, extra := range []int{0, 1, 3, 7} {
+			stride := n + extra
+			x := make([]float64, n)
+			y := make([]float64, 3*stride+n)
+			for i := range x {
+				x[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+			}
+			for i := range y {
+				y[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+			}
+			d0, d1, d2, d3 := dots4(x, y, stride)
+			for r, got := range []float64{d0, d1, d2, d3} {
+				want := floats.Dot(x, y[r*stride:r*stride+n])
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("n=%d stride=%d: dot %d is %v, floats.Dot gives %v", n, stride, r, got, want)
+				}
+			}
+		}
+	}
+}
