@@ -48,15 +48,17 @@ func newMeanSE(xs []float64) meanSE {
 // ourStats returns the mean and standard error over repeats of metric for
 // every setting of st, failing unless every setting has 10 successful
 // repeats (the configs' count, and upstream's). A setting's value is its
-// cell's fraction unobserved (ourStatsOn for another axis).
+// cell's fraction unobserved (ourStatsOn for another axis or count).
 func ourStats(t *testing.T, st *experiments.Study, metric func(*experiments.Metrics) float64) map[blioKey]meanSE {
 	t.Helper()
-	return ourStatsOn(t, st, metric, func(c experiments.Cell) float64 { return c.Fraction })
+	return ourStatsOn(t, st, 10, metric, fractionOf)
 }
 
 // ourStatsOn is ourStats with each setting's value read from its cell by
-// x (the noise ratio in a noise study).
-func ourStatsOn(t *testing.T, st *experiments.Study, metric func(*experiments.Metrics) float64, x func(experiments.Cell) float64) map[blioKey]meanSE {
+// x (the noise ratio in a noise study) and another number of repeats:
+// per setting, the mean and standard error of metric, failing on a
+// failed cell or on a setting without exactly repeats successful cells.
+func ourStatsOn(t *testing.T, st *experiments.Study, repeats int, metric func(*experiments.Metrics) float64, x func(experiments.Cell) float64) map[blioKey]meanSE {
 	t.Helper()
 	vals := make(map[blioKey][]float64)
 	for i := range st.Records {
@@ -69,8 +71,8 @@ func ourStatsOn(t *testing.T, st *experiments.Study, metric func(*experiments.Me
 	}
 	out := make(map[blioKey]meanSE, len(vals))
 	for k, xs := range vals {
-		if len(xs) != 10 {
-			t.Fatalf("%s: %v has %d repeats, want 10", st.Manifest.Study, k, len(xs))
+		if len(xs) != repeats {
+			t.Fatalf("%s: %v has %d repeats, want %d", st.Manifest.Study, k, len(xs), repeats)
 		}
 		out[k] = newMeanSE(xs)
 	}

@@ -74,31 +74,6 @@ func tableHead(columns ...string) string {
 // tableRow returns one line of a Markdown table.
 func tableRow(cells ...string) string { return "| " + strings.Join(cells, " | ") + " |\n" }
 
-// ourStatsOver is ourStatsOn for a study with another number of repeats
-// than ourStatsOn's 10: per setting (x read from each cell), the mean and
-// standard error of metric, failing on a failed cell or on a setting
-// without exactly repeats successful cells.
-func ourStatsOver(t *testing.T, st *experiments.Study, repeats int, metric func(*experiments.Metrics) float64, x func(experiments.Cell) float64) map[blioKey]meanSE {
-	t.Helper()
-	vals := make(map[blioKey][]float64)
-	for i := range st.Records {
-		r := &st.Records[i]
-		if r.Error != "" {
-			t.Fatalf("%s: cell %s failed: %s", st.Manifest.Study, r.Cell.Key(), r.Error)
-		}
-		k := blioKey{r.Cell.Model, r.Cell.Rank, x(r.Cell)}
-		vals[k] = append(vals[k], metric(&r.Metrics))
-	}
-	out := make(map[blioKey]meanSE, len(vals))
-	for k, xs := range vals {
-		if len(xs) != repeats {
-			t.Fatalf("%s: %v has %d repeats, want %d", st.Manifest.Study, k, len(xs), repeats)
-		}
-		out[k] = newMeanSE(xs)
-	}
-	return out
-}
-
 func fractionOf(c experiments.Cell) float64 { return c.Fraction }
 
 // ml100kSameK are the models both sides ran at K = 5 in the same-K
@@ -126,14 +101,14 @@ func TestBrouwerLioClaimML100KSameKSparsity(t *testing.T) {
 	ten10 := loadCommittedStudy(t, "blio-ml100k-sparsity-samek")
 	ours := map[int]map[blioKey]meanSE{ // by repeats
 		10: ourStats(t, ten10, testMSEOf),
-		20: ourStatsOver(t, loadCommittedStudy(t, "blio-ml100k-sparsity-samek-20"), 20, testMSEOf, fractionOf),
+		20: ourStatsOn(t, loadCommittedStudy(t, "blio-ml100k-sparsity-samek-20"), 20, testMSEOf, fractionOf),
 	}
 	nmfStudies := []struct {
 		study   string
 		repeats int
 	}{{"blio-ml100k-sparsity-samek-nmf", 10}, {"blio-ml100k-sparsity-samek-20-nmf", 20}}
 	for _, s := range nmfStudies {
-		for k, v := range ourStatsOver(t, loadCommittedStudy(t, s.study), s.repeats, testMSEOf, fractionOf) {
+		for k, v := range ourStatsOn(t, loadCommittedStudy(t, s.study), s.repeats, testMSEOf, fractionOf) {
 			ours[s.repeats][k] = v
 		}
 	}

@@ -76,7 +76,7 @@ func TestBrouwerLioClaimML100KNoise(t *testing.T) {
 	for _, name := range []string{"blio-ml100k-noise", "blio-ml100k-noise-100", "blio-ml100k-noise-nmf"} {
 		st := loadCommittedStudy(t, name)
 		man = st.Manifest
-		for k, v := range ourStatsOn(t, st, testMSEOf, nr) {
+		for k, v := range ourStatsOn(t, st, 10, testMSEOf, nr) {
 			ours[k] = v
 		}
 		// The counts are the data's: as many ratings as the study's
@@ -88,7 +88,7 @@ func TestBrouwerLioClaimML100KNoise(t *testing.T) {
 			n += c
 		}
 		_, v := ml100kMoments(n)
-		dv := ourStatsOn(t, st, func(m *experiments.Metrics) float64 { return m.DataVariance }, nr)
+		dv := ourStatsOn(t, st, 10, func(m *experiments.Metrics) float64 { return m.DataVariance }, nr)
 		for k, d := range dv {
 			if k.x == 0 && (int(n) != st.Manifest.Observed || math.Abs(d.mean-v) > 3*d.se) {
 				t.Fatalf("%s: %d observed entries, training variance %.5f ± %.5f; the ratings' counts give %d and %.5f",

@@ -61,7 +61,7 @@ func nmfRows(t *testing.T, their func(study, experiment, metric string) map[blio
 			add("GDSC sparsity", fmt.Sprintf("K = %d, %g unobserved", k, x), true, at(t, sp, "NMF", k, x), at(t, spTheirs[k], "NMF", k, x), 1)
 		}
 	}
-	no := ourStatsOn(t, loadCommittedStudy(t, "blio-gdsc-noise-nmf"), testMSEOf, nr)
+	no := ourStatsOn(t, loadCommittedStudy(t, "blio-gdsc-noise-nmf"), 10, testMSEOf, nr)
 	noTheirs := map[int]map[blioKey]meanSE{
 		4: their("noise", "drug_sensitivity_gdsc", "MSE"),
 		5: their("noise", "sameK_drug_sensitivity_gdsc", "MSE"),
@@ -93,10 +93,10 @@ func nmfRows(t *testing.T, their func(study, experiment, metric string) map[blio
 		at(t, ourStats(t, loadCommittedStudy(t, "blio-ml100k-sparsity-samek-nmf"), testMSEOf), "NMF", 5, 0.93),
 		at(t, their("sparsity", "sameK_movielens_100K", "MSE"), "NMF", 5, 0.93), 3)
 	add("MovieLens 100K same-K sparsity", "K = 5, 0.93 unobserved, 20 repeats", false,
-		at(t, ourStatsOver(t, loadCommittedStudy(t, "blio-ml100k-sparsity-samek-20-nmf"), 20, testMSEOf, fractionOf), "NMF", 5, 0.93),
+		at(t, ourStatsOn(t, loadCommittedStudy(t, "blio-ml100k-sparsity-samek-20-nmf"), 20, testMSEOf, fractionOf), "NMF", 5, 0.93),
 		at(t, their("sparsity", "sameK_20repeats_movielens_100K", "MSE"), "NMF", 5, 0.93), 3)
 	add("MovieLens 100K noise", "K = 1, no noise", false,
-		at(t, ourStatsOn(t, loadCommittedStudy(t, "blio-ml100k-noise-nmf"), testMSEOf, nr), "NMF", 1, 0),
+		at(t, ourStatsOn(t, loadCommittedStudy(t, "blio-ml100k-noise-nmf"), 10, testMSEOf, nr), "NMF", 1, 0),
 		at(t, their("noise", "movielens_100K", "MSE"), "NMF", 1, 0), 3)
 	ms, msTheirs = selectionBoth(t, "movielens_100K", []string{"blio-ml100k-model-selection-nmf"})
 	add("MovieLens 100K model selection", "K = 1", false, ms[blioKey{model: "NMF", k: 1}], msTheirs[blioKey{model: "NMF", k: 1}], 3)

@@ -51,7 +51,7 @@ func TestBrouwerLioClaimRuntime(t *testing.T) {
 			}
 			loadLo, loadHi = min(loadLo, slices.Min(r.LoadAverage)), max(loadHi, slices.Max(r.LoadAverage))
 		}
-		ours := ourStatsOver(t, st, 3, func(m *experiments.Metrics) float64 { return 1000 * m.SecondsPerSweep },
+		ours := ourStatsOn(t, st, 3, func(m *experiments.Metrics) float64 { return 1000 * m.SecondsPerSweep },
 			func(experiments.Cell) float64 { return 0 })
 		theirs := theirStats(t, "runtime", c.experiment, "time_per_iteration")
 		o := func(m string, k int) meanSE { return at(t, ours, m, k, 0) }
