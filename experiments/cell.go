@@ -63,29 +63,13 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *progress.Cel
 		return fail(fmt.Errorf("preparing the data: %w", err))
 	}
 	r.TrainEntries, r.TestEntries = d.train.Len(), len(d.test)
-	settings := p.settings
-	settings.Rank = c.Rank
-	settings.Workers = workers
-	settings.Seed = r.Seed
-	settings.Test = d.test
-	settings.Tracked = trackedIndices(TrackedSource(cfg.Seed, c.Fraction, c.Repeat), len(d.test))
-	if len(d.test) > 0 {
-		settings.Scores = scoreSettings()
-		if d.clean != nil {
-			settings.ExtraTargets = [][]float64{d.clean}
-		}
+	in, err := p.cellChains(c, d, workers)
+	if err != nil {
+		return fail(err)
 	}
+	settings, train := in.Settings, in.Train
 	settings.Recorder = sweepCounter{t: t, rank: c.Rank}
-	train, scale := d.train, 1.0
-	if cfg.Standardize {
-		if train, settings, scale, err = standardized(d, settings); err != nil {
-			return fail(err)
-		}
-	}
-	if cfg.AutoSweeps {
-		settings.Auto = &bnmf.AutoSweeps{MaxSweeps: cfg.MaxSweeps, Stop: bnmf.AutoRule{TrainVariance: train.Variance()}}
-	}
-	chains, err := bnmf.RunChains(ctx, p.models[c.Model], train, settings, p.chains)
+	chains, err := bnmf.RunChains(ctx, in.Model, train, settings, in.Chains)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -101,7 +85,7 @@ func (p *Plan) runCell(ctx context.Context, c Cell, workers int, t *progress.Cel
 			r.AutoSweeps = chains.JudgeAuto(train.Variance(), cfg.MaxSweeps, bnmf.Thresholds{})
 		}
 	}
-	chains.Rescale(scale)
+	chains.Rescale(in.Scale)
 	res := chains.Pooled
 	r.Predictive = predictiveOf(res.Scores)
 	r.EmptyRows, r.EmptyCols = res.EmptyRows, res.EmptyCols
