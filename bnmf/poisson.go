@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // poissonChain is the Gibbs sampler of the Poisson models PGG and PGGG
@@ -122,9 +124,10 @@ func (c *poissonChain) setData(data *Matrix) {
 }
 
 // scratchSize is three K-vectors, the cumulative products of one entry,
-// the line's tallies and the line's rate sums, and the worker's N x K
-// column tallies.
-func (c *poissonChain) scratchSize() int { return 3*c.k + len(c.colTally) }
+// the line's tallies and the line's rate sums, the worker's N x K column
+// tallies, and a fourth K-vector, the cumulative products of a second
+// entry.
+func (c *poissonChain) scratchSize() int { return 4*c.k + len(c.colTally) }
 
 // init draws the rates h (PGGG) and the factors from their priors, then
 // the end-of-sweep statistics of that state.
@@ -190,31 +193,51 @@ func (c *poissonChain) updateLine(side *poissonSide, wk *worker, i int) error {
 	if side.cols {
 		tally = c.colTally[i*k : (i+1)*k]
 		for _, o := range idx {
-			for kk, v := range side.other[int(o)*k:][:k] {
-				rates[kk] += v
-			}
+			// rates[kk] + 1*v is rates[kk] + v: floats.Add adds as the
+			// loop rates[kk] += v, two elements at a time.
+			floats.Add(rates, side.other[int(o)*k:][:k])
 		}
 	} else {
-		cum := wk.scratch[:k]
+		cum, cum2 := wk.scratch[:k], wk.scratch[3*k+len(c.colTally):][:k]
 		tally = wk.scratch[k : 2*k]
 		clear(tally)
-		colTally := wk.scratch[3*k:]
-		for q, o := range idx {
-			other := side.other[int(o)*k:][:k]
+		colTally := wk.scratch[3*k:][:len(c.colTally)]
+		// Two entries at a time: the cumulative sums of each are a chain
+		// of K dependent additions, and two chains run side by side. Each
+		// sum, each rate sum and the order of the splits (and so of the
+		// random numbers) are those of one entry at a time.
+		x, rates := x[:k], rates[:k]
+		q := 0
+		for ; q+1 < len(idx); q += 2 {
+			o0, o1 := side.other[int(idx[q])*k:][:k], side.other[int(idx[q+1])*k:][:k]
+			var s0, s1 float64
+			for kk, v0 := range o0 {
+				v1 := o1[kk]
+				rates[kk] += v0
+				rates[kk] += v1
+				xk := x[kk]
+				s0 += xk * v0
+				cum[kk] = s0
+				s1 += xk * v1
+				cum2[kk] = s1
+			}
+			if err := c.splitEntry(side, wk, i, q, idx[q], vals[q], cum, tally, colTally); err != nil {
+				return err
+			}
+			if err := c.splitEntry(side, wk, i, q+1, idx[q+1], vals[q+1], cum2, tally, colTally); err != nil {
+				return err
+			}
+		}
+		if q < len(idx) {
 			var s float64
-			for kk, v := range other {
+			for kk, v := range side.other[int(idx[q])*k:][:k] {
 				rates[kk] += v
 				s += x[kk] * v
 				cum[kk] = s
 			}
-			y := vals[q]
-			if y == 0 {
-				continue
+			if err := c.splitEntry(side, wk, i, q, idx[q], vals[q], cum, tally, colTally); err != nil {
+				return err
 			}
-			if !(s > 0 && s <= math.MaxFloat64) {
-				return fmt.Errorf("bnmf: sweep %d: %s line %d: the rate of entry %d is %v but its count is %v: %w", c.sweepNo, side.name, i, q, s, y, ErrNonFinite)
-			}
-			splitCount(&wk.pcg, cum, int(y), tally, colTally[int(o)*k:][:k])
 		}
 	}
 	rate := c.b
@@ -240,6 +263,22 @@ func (c *poissonChain) updateLine(side *poissonSide, wk *worker, i int) error {
 	if side.cols {
 		c.columnStats(i)
 	}
+	return nil
+}
+
+// splitEntry splits the count y of entry q (other line o) of line i of
+// side, whose cumulative products are cum, adding the split to the line's
+// tally and to the column tallies colTally (N x K); a count of 0 has
+// nothing to split.
+func (c *poissonChain) splitEntry(side *poissonSide, wk *worker, i, q int, o int32, y float64, cum, tally, colTally []float64) error {
+	if y == 0 {
+		return nil
+	}
+	k := c.k
+	if s := cum[k-1]; !(s > 0 && s <= math.MaxFloat64) {
+		return fmt.Errorf("bnmf: sweep %d: %s line %d: the rate of entry %d is %v but its count is %v: %w", c.sweepNo, side.name, i, q, s, y, ErrNonFinite)
+	}
+	splitCount(&wk.pcg, cum, int(y), tally, colTally[int(o)*k:][:k])
 	return nil
 }
 
@@ -287,19 +326,40 @@ func (c *poissonChain) columnStats(j int) {
 	zj := c.zt[j*k : (j+1)*k]
 	rows, vals := c.data.Col(j)
 	var ss, ll float64
-	for q, r := range rows {
-		wr := c.w[int(r)*k:][:k]
-		var mu float64
-		for kk, v := range zj {
-			mu += wr[kk] * v
-		}
-		y := vals[q]
+	add := func(y, mu float64) {
 		d := y - mu
 		ss += d * d
 		if y > 0 {
 			ll += y * math.Log(mu)
 		}
 		ll -= mu
+	}
+	// The predictions of four entries at a time, four chains of K
+	// dependent additions side by side, each summed in the order of one
+	// at a time; ss and ll take them in the entries' order.
+	q := 0
+	for ; q+3 < len(rows); q += 4 {
+		w0, w1 := c.w[int(rows[q])*k:][:k], c.w[int(rows[q+1])*k:][:k]
+		w2, w3 := c.w[int(rows[q+2])*k:][:k], c.w[int(rows[q+3])*k:][:k]
+		var mu0, mu1, mu2, mu3 float64
+		for kk, v := range zj {
+			mu0 += w0[kk] * v
+			mu1 += w1[kk] * v
+			mu2 += w2[kk] * v
+			mu3 += w3[kk] * v
+		}
+		add(vals[q], mu0)
+		add(vals[q+1], mu1)
+		add(vals[q+2], mu2)
+		add(vals[q+3], mu3)
+	}
+	for ; q < len(rows); q++ {
+		wr := c.w[int(rows[q])*k:][:k]
+		var mu float64
+		for kk, v := range zj {
+			mu += wr[kk] * v
+		}
+		add(vals[q], mu)
 	}
 	c.colSS[j], c.colLL[j] = ss, ll
 }
