@@ -2,6 +2,11 @@
 
 package bnmf
 
+import "golang.org/x/sys/cpu"
+
+// useAVX selects dots4AVX where the processor and the system support AVX.
+var useAVX = cpu.X86.HasAVX
+
 // dots4 returns the dot products of x with the four vectors of len(x) at
 // y[0:], y[stride:], y[2*stride:] and y[3*stride:], each summed as
 // floats.Dot sums it (see blockdots_amd64.s), with len(y) >=
@@ -11,10 +16,19 @@ package bnmf
 // x, where one floats.Dot at a time waits on its own additions.
 func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
 	// The slicing checks the length (the assembly does not).
-	return dots4SSE2(x, y[:3*stride+len(x)], stride)
+	y = y[:3*stride+len(x)]
+	if useAVX {
+		return dots4AVX(x, y, stride)
+	}
+	return dots4SSE2(x, y, stride)
 }
 
 // dots4SSE2 is dots4 without the check of the length.
 //
 //go:noescape
 func dots4SSE2(x, y []float64, stride int) (d0, d1, d2, d3 float64)
+
+// dots4AVX is dots4SSE2 with AVX, the same numbers.
+//
+//go:noescape
+func dots4AVX(x, y []float64, stride int) (d0, d1, d2, d3 float64)

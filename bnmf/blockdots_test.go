@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// TestDots4MatchesDot checks dots4 against floats.Dot bit for bit, for
+// TestDots4MatchesDot checks dots4, and each of its kernels that this
+// processor runs (dots4Kernels), against floats.Dot bit for bit, for
 // lengths 0 to 40 (every remainder mod 4, and the empty vector) and
 // strides from the length up.
 func TestDots4MatchesDot(t *testing.T) {
@@ -24,13 +25,21 @@ func TestDots4MatchesDot(t *testing.T) {
 			for i := range y {
 				y[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
 			}
-			d0, d1, d2, d3 := dots4(x, y, stride)
-			for r, got := range []float64{d0, d1, d2, d3} {
-				want := floats.Dot(x, y[r*stride:r*stride+n])
-				if math.Float64bits(got) != math.Float64bits(want) {
-					t.Errorf("n=%d stride=%d: dot %d is %v, floats.Dot gives %v", n, stride, r, got, want)
+			for _, kernel := range dots4Kernels() {
+				d0, d1, d2, d3 := kernel.dots4(x, y, stride)
+				for r, got := range []float64{d0, d1, d2, d3} {
+					want := floats.Dot(x, y[r*stride:r*stride+n])
+					if math.Float64bits(got) != math.Float64bits(want) {
+						t.Errorf("%s: n=%d stride=%d: dot %d is %v, floats.Dot gives %v", kernel.name, n, stride, r, got, want)
+					}
 				}
 			}
 		}
 	}
+}
+
+// dots4Kernel is an implementation of dots4, by name.
+type dots4Kernel struct {
+	name  string
+	dots4 func(x, y []float64, stride int) (d0, d1, d2, d3 float64)
 }

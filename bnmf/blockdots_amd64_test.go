@@ -1,0 +1,15 @@
+//go:build !noasm && !gccgo && !safe
+
+package bnmf
+
+import "golang.org/x/sys/cpu"
+
+// dots4Kernels lists dots4 and the kernels it chooses between that this
+// processor runs.
+func dots4Kernels() []dots4Kernel {
+	ks := []dots4Kernel{{"dots4", dots4}, {"SSE2", dots4SSE2}}
+	if cpu.X86.HasAVX {
+		ks = append(ks, dots4Kernel{"AVX", dots4AVX})
+	}
+	return ks
+}
