@@ -1,11 +1,14 @@
 package experiments
 
 import (
+	"compress/gzip"
+	"encoding/csv"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -72,7 +75,10 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-nested-cv-gvg", KindNestedCV, "gdsc-ic50", []string{"GVG"}, []int{9, 10, 11}, 5, 100, 80, 1},
 		{"blio-gdsc-nested-cv-gvng", KindNestedCV, "gdsc-ic50", []string{"GVnG"}, []int{10, 11, 12}, 5, 100, 80, 1},
 		{"blio-gdsc-nested-cv-gl21", KindNestedCV, "gdsc-ic50", []string{"GL21"}, []int{5, 6, 7, 8}, 5, 250, 200, 1},
-		{"blio-gdsc-nested-cv-pgg", KindNestedCV, "gdsc-ic50", poisson, []int{4, 5, 6}, 5, 200, 180, 1},
+		// PGG's grid is that of their result files, 3 to 5 (their script
+		// says 4 to 6); PGGG's is 4 to 6 in both.
+		{"blio-gdsc-nested-cv-pgg", KindNestedCV, "gdsc-ic50", []string{"PGG"}, []int{3, 4, 5}, 5, 200, 180, 1},
+		{"blio-gdsc-nested-cv-pggg", KindNestedCV, "gdsc-ic50", []string{"PGGG"}, []int{4, 5, 6}, 5, 200, 180, 1},
 		{"blio-ccle-ic50-nested-cv-gggw", KindNestedCV, "ccle-ic50", []string{"GGGW"}, []int{4, 5, 6, 7, 8}, 5, 250, 200, 1},
 		{"blio-ccle-ic50-nested-cv-gvg", KindNestedCV, "ccle-ic50", volume, []int{4, 5, 6, 7}, 5, 150, 100, 1},
 		{"blio-ccle-ic50-nested-cv-pgg", KindNestedCV, "ccle-ic50", poisson, []int{9, 10, 11, 12, 13, 14}, 5, 500, 400, 1},
@@ -123,11 +129,20 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		"movielens-1m":   "movielens/ml-1m/ratings.dat",
 	}
 	dataDir := os.Getenv("BNMF_DATA_DIR")
+	grids := publishedGrids(t)
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			cfg, err := LoadConfig(filepath.Join("..", "configs", tt.file+".yaml"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			// Their result files fix the grid our numbers stand beside,
+			// where it differs from their script's (GDSC's PGG).
+			study := map[string]string{KindNestedCV: "cross_validation", KindModelSelection: "model_selection"}[tt.kind]
+			for _, m := range cfg.Models {
+				if g, ok := grids[[3]string{study, tt.dataset, m.Name}]; ok && !slices.Equal(g, tt.ranks) {
+					t.Errorf("%s: their result files hold K %v, the config %v", m.Name, g, tt.ranks)
+				}
 			}
 			var names []string
 			for _, m := range cfg.Models {
@@ -232,4 +247,45 @@ func TestBrouwerLioIntegerConfigs(t *testing.T) {
 			t.Errorf("%s differs from its twin in kind, ranks, repeats, sweeps, burn-in, thinning, seed or coverage", name)
 		}
 	}
+}
+
+// publishedGrids returns, by upstream study, dataset and model, the
+// sorted ranks at which results/brouwer-lio/published.csv.gz holds their
+// held-out MSE over K (the inner folds of a nested cross-validation, the
+// folds of a model selection).
+func publishedGrids(t *testing.T) map[[3]string][]int {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "results", "brouwer-lio", "published.csv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(zr).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// study, experiment, dataset, model, upstream_model, K, setting,
+	// setting_value, outer_fold, replicate, metric, ...
+	out := make(map[[3]string][]int)
+	for _, r := range rows[1:] {
+		if r[6] != "K" || r[10] != "MSE" {
+			continue
+		}
+		k, err := strconv.Atoi(r[7])
+		if err != nil {
+			t.Fatalf("published K %q: %v", r[7], err)
+		}
+		key := [3]string{r[0], r[2], r[3]}
+		if !slices.Contains(out[key], k) {
+			out[key] = append(out[key], k)
+		}
+	}
+	for _, g := range out {
+		slices.Sort(g)
+	}
+	return out
 }
