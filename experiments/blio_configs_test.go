@@ -29,8 +29,15 @@ func TestBrouwerLioConfigs(t *testing.T) {
 	// The other eight priors joined the studies whose settings upstream
 	// gives them too, before GRRN and the baselines.
 	mlSameK := slices.Concat(mlBayesian[:8], []string{"GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG"}, mlBayesian[8:])
-	gdscSameK := slices.Concat(bayesian[:3], []string{"GGG", "GGGA", "GL21"}, bayesian[3:])
+	gdscSameK := slices.Concat(bayesian[:3], []string{"GGG", "GGGA", "GL21", "GEEA", "GEG", "GGGU", "GLL", "GLLI"}, bayesian[3:])
+	// GDSC's noise study: the six that upstream runs at K = 5 with its
+	// settings (250 sweeps, thinning 2) joined; each at its own K and the
+	// others, which upstream runs with other thinning or sweeps, have
+	// configs of their own, at K = 5 too where the settings of both of
+	// upstream's noise experiments are the same.
+	gdscNoise := slices.Concat(bayesian[:3], []string{"GEEA", "GEG", "GGGU", "GGG", "GGGA", "GGGW"}, bayesian[3:])
 	poisson := []string{"PGG", "PGGG"}
+	volume := []string{"GVG", "GVnG"}
 	nmf := []string{"NMF"}
 	tests := []struct {
 		file                 string
@@ -43,10 +50,34 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		grid                 []float64
 	}{
 		{"blio-gdsc-sparsity.yaml", KindSparsity, "gdsc-ic50", bayesian, []int{8, 9}, 10, 250, 200, 2, fractions},
+		// The other models of upstream's per-model-K sparsity study, each
+		// group at its K: GEEA and GGGA 10, GEG, GGGU and GGG 6, GGGW 16
+		// (thinning 2); GLL and GLLI 10, GL21 6 (thinning 1); GVG 10, GVnG
+		// 11 (120 sweeps, burn-in 100); PGG 4, PGGG 5 (cast, thinning 2).
+		{"blio-gdsc-sparsity-geea.yaml", KindSparsity, "gdsc-ic50", []string{"GEEA", "GGGA"}, []int{10}, 10, 250, 200, 2, fractions},
+		{"blio-gdsc-sparsity-geg.yaml", KindSparsity, "gdsc-ic50", []string{"GEG", "GGGU", "GGG"}, []int{6}, 10, 250, 200, 2, fractions},
+		{"blio-gdsc-sparsity-gggw.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{16}, 10, 250, 200, 2, fractions},
+		{"blio-gdsc-sparsity-gll.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-gl21.yaml", KindSparsity, "gdsc-ic50", []string{"GL21"}, []int{6}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-gvg.yaml", KindSparsity, "gdsc-ic50", []string{"GVG"}, []int{10}, 10, 120, 100, 1, fractions},
+		{"blio-gdsc-sparsity-gvng.yaml", KindSparsity, "gdsc-ic50", []string{"GVnG"}, []int{11}, 10, 120, 100, 1, fractions},
+		{"blio-gdsc-sparsity-pgg.yaml", KindSparsity, "gdsc-ic50", []string{"PGG"}, []int{4}, 10, 250, 200, 2, fractions},
+		{"blio-gdsc-sparsity-pggg.yaml", KindSparsity, "gdsc-ic50", []string{"PGGG"}, []int{5}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-samek.yaml", KindSparsity, "gdsc-ic50", gdscSameK, []int{5}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-samek-pgg.yaml", KindSparsity, "gdsc-ic50", poisson, []int{5}, 10, 250, 200, 1, fractions},
+		// Upstream's same-K GGGW thins by 2, its volume priors run 120
+		// sweeps with burn-in 100.
+		{"blio-gdsc-sparsity-samek-gggw.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{5}, 10, 250, 200, 2, fractions},
+		{"blio-gdsc-sparsity-samek-gvg.yaml", KindSparsity, "gdsc-ic50", volume, []int{5}, 10, 120, 100, 1, fractions},
 		{"blio-gdsc-sparsity-nmf.yaml", KindSparsity, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, fractions},
-		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", bayesian, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", gdscNoise, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-geea.yaml", KindNoise, "gdsc-ic50", []string{"GEEA", "GGGA"}, []int{10}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-geg.yaml", KindNoise, "gdsc-ic50", []string{"GEG", "GGGU", "GGG"}, []int{6}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-gggw.yaml", KindNoise, "gdsc-ic50", []string{"GGGW"}, []int{16}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-gll.yaml", KindNoise, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{5, 10}, 10, 250, 200, 1, ratios},
+		{"blio-gdsc-noise-gl21.yaml", KindNoise, "gdsc-ic50", []string{"GL21"}, []int{5, 6}, 10, 250, 200, 1, ratios},
+		{"blio-gdsc-noise-gvg.yaml", KindNoise, "gdsc-ic50", []string{"GVG"}, []int{5, 10}, 10, 120, 100, 1, ratios},
+		{"blio-gdsc-noise-gvng.yaml", KindNoise, "gdsc-ic50", []string{"GVnG"}, []int{5, 11}, 10, 120, 100, 1, ratios},
 		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
 		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-pgg.yaml", KindConvergence, "gdsc-ic50", poisson, []int{20}, 10, 200, 180, 1, nil},
@@ -119,9 +150,20 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				gamma = 1e-50
 			}
 			checkBlioHyperparameters(t, cfg.Models, withVolumeGamma(blioHyperparameters(muMu), gamma))
+			// The Poisson models read GDSC cast to integers, as upstream's
+			// loader reads it, in configs of their own; nothing else is
+			// cast. Our noise study refuses them (the noise makes the
+			// values real).
+			isPoisson := func(m string) bool { return slices.Contains(poisson, m) }
 			wantCast := ""
-			if slices.Equal(tt.models, poisson) && tt.dataset == "gdsc-ic50" {
+			if slices.ContainsFunc(tt.models, isPoisson) && tt.dataset == "gdsc-ic50" {
 				wantCast = CastInteger
+				if slices.ContainsFunc(tt.models, func(m string) bool { return !isPoisson(m) }) {
+					t.Errorf("models %v: a cast config holds the Poisson models alone", tt.models)
+				}
+			}
+			if tt.kind == KindNoise && slices.ContainsFunc(tt.models, isPoisson) {
+				t.Errorf("models %v: a noise study cannot run a Poisson model", tt.models)
 			}
 			if cfg.Dataset.Cast != wantCast {
 				t.Errorf("dataset.cast is %q, want %q", cfg.Dataset.Cast, wantCast)
