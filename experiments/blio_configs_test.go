@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,18 +82,34 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
 		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-pgg.yaml", KindConvergence, "gdsc-ic50", poisson, []int{20}, 10, 200, 180, 1, nil},
-		// Per-model K: GLL 3, the others 2, NMF 1 (20 iterations).
-		{"blio-ml100k-sparsity.yaml", KindSparsity, "movielens-100k", mlBayesian, []int{2, 3}, 10, 250, 200, 2, mlFractions},
+		// Per-model K: GLL 3, the others 2 (GGG and GL21 too), NMF 1 (20
+		// iterations); GGGA 4, GGGW 5, PGG and PGGG 1 (thinning 2); GVG 3,
+		// GVnG 2 (120 sweeps, burn-in 100, thinning 1).
+		{"blio-ml100k-sparsity.yaml", KindSparsity, "movielens-100k", slices.Concat(mlBayesian[:8], []string{"GGG", "GL21"}, mlBayesian[8:]), []int{2, 3}, 10, 250, 200, 2, mlFractions},
+		{"blio-ml100k-sparsity-ggga.yaml", KindSparsity, "movielens-100k", []string{"GGGA"}, []int{4}, 10, 250, 200, 2, mlFractions},
+		{"blio-ml100k-sparsity-gggw.yaml", KindSparsity, "movielens-100k", []string{"GGGW"}, []int{5}, 10, 250, 200, 2, mlFractions},
+		{"blio-ml100k-sparsity-gvg.yaml", KindSparsity, "movielens-100k", []string{"GVG"}, []int{3}, 10, 120, 100, 1, mlFractions},
+		{"blio-ml100k-sparsity-gvng.yaml", KindSparsity, "movielens-100k", []string{"GVnG"}, []int{2}, 10, 120, 100, 1, mlFractions},
+		{"blio-ml100k-sparsity-pgg.yaml", KindSparsity, "movielens-100k", poisson, []int{1}, 10, 250, 200, 2, mlFractions},
 		{"blio-ml100k-sparsity-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, mlFractions},
-		// Same K: 5, thinning 1, NMF 500 iterations; ten and twenty repeats.
+		// Same K: 5, thinning 1, NMF 500 iterations, the volume priors 150
+		// sweeps with burn-in 100; ten and twenty repeats.
 		{"blio-ml100k-sparsity-samek.yaml", KindSparsity, "movielens-100k", mlSameK, []int{5}, 10, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-gvg.yaml", KindSparsity, "movielens-100k", volume, []int{5}, 10, 150, 100, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 10, 500, 0, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-20.yaml", KindSparsity, "movielens-100k", mlSameK, []int{5}, 20, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-20-gvg.yaml", KindSparsity, "movielens-100k", volume, []int{5}, 20, 150, 100, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-20-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 20, 500, 0, 1, mlFractions},
-		// Noise at K = 2: GEE and GEEA run 250 iterations, GTT, GTTN, GEG
-		// and GGGU 100 (burn-in 80, thinning 1), NMF 20 at K = 1.
-		{"blio-ml100k-noise.yaml", KindNoise, "movielens-100k", append([]string{"GEE", "GEEA"}, mlBayesian[8:]...), []int{2}, 10, 250, 200, 2, ratios},
-		{"blio-ml100k-noise-100.yaml", KindNoise, "movielens-100k", []string{"GTT", "GTTN", "GEG", "GGGU"}, []int{2}, 10, 100, 80, 1, ratios},
+		// Noise at K = 2: GEE, GEEA and GL21 run 250 iterations, GTT,
+		// GTTN, GEG, GGGU and GGG 100 (burn-in 80, thinning 1), NMF 20 at
+		// K = 1; GGGA at 4 and GGGW at 5 run 100, GVG at 3 and GVnG at 2
+		// run 70 (burn-in 50). PGG and PGGG cannot run in a noise study.
+		{"blio-ml100k-noise.yaml", KindNoise, "movielens-100k", slices.Concat([]string{"GEE", "GEEA", "GL21"}, mlBayesian[8:]), []int{2}, 10, 250, 200, 2, ratios},
+		{"blio-ml100k-noise-100.yaml", KindNoise, "movielens-100k", []string{"GTT", "GTTN", "GEG", "GGGU", "GGG"}, []int{2}, 10, 100, 80, 1, ratios},
+		{"blio-ml100k-noise-ggga.yaml", KindNoise, "movielens-100k", []string{"GGGA"}, []int{4}, 10, 100, 80, 1, ratios},
+		{"blio-ml100k-noise-gggw.yaml", KindNoise, "movielens-100k", []string{"GGGW"}, []int{5}, 10, 100, 80, 1, ratios},
+		{"blio-ml100k-noise-gvg.yaml", KindNoise, "movielens-100k", []string{"GVG"}, []int{3}, 10, 70, 50, 1, ratios},
+		{"blio-ml100k-noise-gvng.yaml", KindNoise, "movielens-100k", []string{"GVnG"}, []int{2}, 10, 70, 50, 1, ratios},
 		{"blio-ml100k-noise-nmf.yaml", KindNoise, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, ratios},
 		{"blio-ml100k-convergence.yaml", KindConvergence, "movielens-100k", mlConvergence, []int{20}, 10, 200, 180, 1, nil},
 	}
@@ -144,10 +161,16 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				muMu = 0.1
 			}
 			// The volume prior's gamma: upstream's convergence scripts use
-			// 1e-50 on both datasets, its others as its cross-validation.
+			// 1e-50 on both datasets, its others as its cross-validation
+			// (1e-30 on GDSC, 1 on MovieLens) but for its per-model-K
+			// sparsity and noise scripts on MovieLens 100K, which use 1e-30
+			// (its same-K ones keep 1).
 			gamma := blioVolumeGamma(tt.dataset)
-			if tt.kind == KindConvergence {
+			switch {
+			case tt.kind == KindConvergence:
 				gamma = 1e-50
+			case tt.dataset == "movielens-100k" && !strings.Contains(tt.file, "-samek"):
+				gamma = 1e-30
 			}
 			checkBlioHyperparameters(t, cfg.Models, withVolumeGamma(blioHyperparameters(muMu), gamma))
 			// The Poisson models read GDSC cast to integers, as upstream's
