@@ -94,9 +94,16 @@ repeats: ` + string(rune('0'+repeats)) + "\n" + grid
 // writePublished writes publishedFixture where the report looks for it.
 func writePublished(t *testing.T, root string) {
 	t.Helper()
+	writePublishedTable(t, root, publishedFixture)
+}
+
+// writePublishedTable writes table, a published table as CSV, where the
+// report looks for it.
+func writePublishedTable(t *testing.T, root, table string) {
+	t.Helper()
 	var b bytes.Buffer
 	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write([]byte(publishedFixture)); err != nil {
+	if _, err := zw.Write([]byte(table)); err != nil {
 		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {

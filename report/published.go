@@ -155,9 +155,16 @@ func experimentFit(rows []publishedValue, models []string, ranks []int) map[stri
 
 // publishedFor returns Brouwer & Lio's numbers of their study `study` for
 // s: nil when the table is absent or has none for s's dataset and models.
-// An unreadable table is an error.
+// A row stands beside ours when s runs its model with the hyperparameters
+// of its experiment (their sparsity study on MovieLens 100K gives the
+// volume prior another gamma where every model has K = 5). An unreadable
+// table is an error.
 func publishedFor(s *StudySummary, study string) (*published, error) {
-	if !slices.ContainsFunc(s.Models, func(m string) bool { return sameHyperparameters(s, study, m) }) {
+	// Their hyperparameters differ between experiments only in whether
+	// every model has K = 5 (sameK_): "" stands for the others.
+	if !slices.ContainsFunc(s.Models, func(m string) bool {
+		return sameHyperparameters(s, study, "", m) || sameHyperparameters(s, study, sameKPrefix, m)
+	}) {
 		return nil, nil // no need to read the table
 	}
 	path := publishedPath(s)
@@ -174,13 +181,20 @@ func publishedFor(s *StudySummary, study string) (*published, error) {
 		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
 	p := &published{study: study}
+	same := make(map[[2]string]bool) // by experiment and model
 	for _, m := range s.Models {
-		if !sameHyperparameters(s, study, m) {
-			continue
-		}
 		n := len(p.rows)
 		for _, r := range rows {
-			if r.Model == m {
+			if r.Model != m {
+				continue
+			}
+			key := [2]string{r.Experiment, m}
+			ok, seen := same[key]
+			if !seen {
+				ok = sameHyperparameters(s, study, r.Experiment, m)
+				same[key] = ok
+			}
+			if ok {
 				p.rows = append(p.rows, r)
 			}
 		}
@@ -272,12 +286,13 @@ func (p *published) statRepeats(model string, n int, match func(*publishedValue)
 
 // upstreamHyperparameters returns the hyperparameters of Brouwer & Lio's
 // experiment scripts for the models we share with them, as our config
-// keys (with NMF's objective), in their study on dataset; ok is false for
+// keys (with NMF's objective), in their experiment (the directory of their
+// study, e.g. sameK_movielens_100K) of study on dataset; ok is false for
 // a model they did not run. Their scripts give GTTN mu_mu = 0.1 in the
 // runtime and convergence studies and 0 elsewhere, and the volume prior's
-// gamma by study and dataset (volumeGamma). The averaging baselines have
-// none.
-func upstreamHyperparameters(study, dataset, model string) (map[string]float64, string, bool) {
+// gamma by study, experiment and dataset (volumeGamma). The averaging
+// baselines have none.
+func upstreamHyperparameters(study, experiment, dataset, model string) (map[string]float64, string, bool) {
 	sigma := func(m map[string]float64) map[string]float64 {
 		m["alpha_sigma"], m["beta_sigma"] = 1, 1
 		return m
@@ -308,7 +323,7 @@ func upstreamHyperparameters(study, dataset, model string) (map[string]float64, 
 		}
 		return m, "", true
 	case "GVG", "GVnG":
-		gamma, ok := volumeGamma(study, dataset)
+		gamma, ok := volumeGamma(study, experiment, dataset)
 		return sigma(map[string]float64{"lambda": 0.1, "gamma": gamma}), "", ok
 	case "PGG":
 		return map[string]float64{"a": 1, "b": 1}, "", true
@@ -328,33 +343,48 @@ func upstreamHyperparameters(study, dataset, model string) (map[string]float64, 
 	return nil, "", false
 }
 
+// sameKPrefix begins the name of each of Brouwer & Lio's experiments in
+// which every model has K = 5 (sameK_movielens_100K, ...).
+const sameKPrefix = "sameK_"
+
 // volumeGamma returns the gamma of the volume prior (GVG, GVnG) in Brouwer
-// & Lio's study on dataset: 1e-50 in their convergence and runtime
-// studies; elsewhere 1e-30 on GDSC, 1e-10 on CCLE and 1 on MovieLens in
-// their cross-validation and model selection. Their sparsity and noise
-// studies on MovieLens 100K give it 1e-30 where each model has its own K
-// and 1 where every model has K = 5, two experiments under one study
-// name: ok is false there, and for a dataset they did not run.
-func volumeGamma(study, dataset string) (float64, bool) {
+// & Lio's experiment of study on dataset: 1e-50 in their convergence and
+// runtime studies; elsewhere 1e-30 on GDSC (sparsity and noise too), 1e-10
+// on CCLE and 1 on MovieLens in their cross-validation and model
+// selection. On MovieLens 100K their sparsity study holds two experiments
+// under one study name with different gammas: 1e-30 where each model has
+// its own K (movielens_100K) and 1 where every model has K = 5
+// (sameK_movielens_100K, sameK_20repeats_movielens_100K); their noise
+// study there (movielens_100K alone) gives 1e-30. Only the experiment's
+// sameK_ prefix matters. ok is false for a study or dataset they did not
+// run (sparsity and noise on MovieLens 1M).
+func volumeGamma(study, experiment, dataset string) (float64, bool) {
 	if study == "convergence" || study == "runtime" {
 		return 1e-50, true
+	}
+	if study == "sparsity" || study == "noise" {
+		switch {
+		case dataset == "movielens-100k" && strings.HasPrefix(experiment, sameKPrefix):
+			return 1, true
+		case dataset == "movielens-100k":
+			return 1e-30, true
+		case strings.HasPrefix(dataset, "movielens"):
+			return 0, false
+		}
 	}
 	gamma, ok := map[string]float64{
 		"gdsc-ic50": 1e-30, "ccle-ic50": 1e-10, "ccle-ec50": 1e-10,
 		"movielens-100k": 1, "movielens-1m": 1,
 	}[dataset]
-	if strings.HasPrefix(dataset, "movielens") && (study == "sparsity" || study == "noise") {
-		return 0, false
-	}
 	return gamma, ok
 }
 
 // sameHyperparameters reports whether model runs in s with the
-// hyperparameters of Brouwer & Lio's study: each of theirs written out in
-// s's stored config with the same value (and NMF with their
-// I-divergence objective). Without a stored config nothing matches.
-func sameHyperparameters(s *StudySummary, study, model string) bool {
-	want, objective, ok := upstreamHyperparameters(study, s.Study.Manifest.Dataset, model)
+// hyperparameters of Brouwer & Lio's experiment of study: each of theirs
+// written out in s's stored config with the same value (and NMF with
+// their I-divergence objective). Without a stored config nothing matches.
+func sameHyperparameters(s *StudySummary, study, experiment, model string) bool {
+	want, objective, ok := upstreamHyperparameters(study, experiment, s.Study.Manifest.Dataset, model)
 	if !ok || s.Study.Config == nil {
 		return false
 	}

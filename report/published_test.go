@@ -2,7 +2,11 @@ package report
 
 import (
 	"math"
+	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // TestStatRepeatsPrefersTheStudysExperiment checks how the published
@@ -95,39 +99,124 @@ func TestExperimentFit(t *testing.T) {
 
 // TestUpstreamVolumeGamma checks the volume prior's gamma that a study
 // must set for its GVG and GVnG to stand beside Brouwer & Lio's numbers:
-// theirs by study and dataset, and none where their one study name holds
-// two experiments with different gammas.
+// theirs by study, experiment and dataset, where their sparsity study on
+// MovieLens 100K holds two experiments with different gammas under one
+// study name, and none for a study they did not run.
 func TestUpstreamVolumeGamma(t *testing.T) {
 	tests := []struct {
-		study, dataset string
-		gamma          float64
-		ok             bool
+		study, experiment, dataset string
+		gamma                      float64
+		ok                         bool
 	}{
-		{"cross_validation", "gdsc-ic50", 1e-30, true},
-		{"model_selection", "gdsc-ic50", 1e-30, true},
-		{"sparsity", "gdsc-ic50", 1e-30, true},
-		{"cross_validation", "ccle-ic50", 1e-10, true},
-		{"cross_validation", "ccle-ec50", 1e-10, true},
-		{"cross_validation", "movielens-100k", 1, true},
-		{"model_selection", "movielens-100k", 1, true},
-		{"cross_validation", "movielens-1m", 1, true},
-		{"convergence", "gdsc-ic50", 1e-50, true},
-		{"convergence", "movielens-100k", 1e-50, true},
-		{"sparsity", "movielens-100k", 0, false},
-		{"noise", "movielens-100k", 0, false},
-		{"cross_validation", "jester", 0, false},
+		{"cross_validation", "drug_sensitivity_gdsc", "gdsc-ic50", 1e-30, true},
+		{"model_selection", "drug_sensitivity_gdsc", "gdsc-ic50", 1e-30, true},
+		{"sparsity", "drug_sensitivity_gdsc", "gdsc-ic50", 1e-30, true},
+		{"sparsity", "sameK_drug_sensitivity_gdsc", "gdsc-ic50", 1e-30, true},
+		{"noise", "drug_sensitivity_gdsc", "gdsc-ic50", 1e-30, true},
+		{"noise", "sameK_drug_sensitivity_gdsc", "gdsc-ic50", 1e-30, true},
+		{"cross_validation", "ccle_ic50", "ccle-ic50", 1e-10, true},
+		{"cross_validation", "ccle_ec50", "ccle-ec50", 1e-10, true},
+		{"cross_validation", "movielens_100K", "movielens-100k", 1, true},
+		{"model_selection", "movielens_100K", "movielens-100k", 1, true},
+		{"cross_validation", "movielens_1M", "movielens-1m", 1, true},
+		{"convergence", "drug_sensitivity_gdsc", "gdsc-ic50", 1e-50, true},
+		{"convergence", "movielens_100K", "movielens-100k", 1e-50, true},
+		{"runtime", "movielens_100K", "movielens-100k", 1e-50, true},
+		// MovieLens 100K: each model at its own K (1e-30), every model at
+		// K = 5 with ten or twenty repeats (1); their noise study is of
+		// the first kind.
+		{"sparsity", "movielens_100K", "movielens-100k", 1e-30, true},
+		{"sparsity", "sameK_movielens_100K", "movielens-100k", 1, true},
+		{"sparsity", "sameK_20repeats_movielens_100K", "movielens-100k", 1, true},
+		{"noise", "movielens_100K", "movielens-100k", 1e-30, true},
+		{"sparsity", "movielens_1M", "movielens-1m", 0, false},
+		{"noise", "movielens_1M", "movielens-1m", 0, false},
+		{"cross_validation", "jester", "jester", 0, false},
 	}
 	for _, tt := range tests {
 		for _, model := range []string{"GVG", "GVnG"} {
-			want, _, ok := upstreamHyperparameters(tt.study, tt.dataset, model)
+			want, _, ok := upstreamHyperparameters(tt.study, tt.experiment, tt.dataset, model)
 			if ok != tt.ok || (ok && (want["gamma"] != tt.gamma || want["lambda"] != 0.1 || want["alpha_sigma"] != 1 || want["beta_sigma"] != 1)) {
-				t.Errorf("%s %s %s: got %v (ok %v), want gamma %v (ok %v)", model, tt.study, tt.dataset, want, ok, tt.gamma, tt.ok)
+				t.Errorf("%s %s %s %s: got %v (ok %v), want gamma %v (ok %v)", model, tt.study, tt.experiment, tt.dataset, want, ok, tt.gamma, tt.ok)
 			}
 		}
 	}
 	for _, model := range []string{"GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG"} {
-		if _, _, ok := upstreamHyperparameters("cross_validation", "gdsc-ic50", model); !ok {
+		if _, _, ok := upstreamHyperparameters("cross_validation", "drug_sensitivity_gdsc", "gdsc-ic50", model); !ok {
 			t.Errorf("%s: no upstream hyperparameters", model)
 		}
+	}
+}
+
+// volumeFixture holds GVG's held-out MSE in Brouwer & Lio's sparsity
+// study on MovieLens 100K at K 3 where each model has its own K (gamma
+// 1e-30) and at K 5 where every model has K = 5 (gamma 1), with ten and
+// twenty repeats, in their noise study at K 3 (gamma 1e-30), and GEE's
+// at K 2 and 5, whose hyperparameters are the same in every experiment.
+const volumeFixture = `study,experiment,dataset,model,upstream_model,K,setting,setting_value,outer_fold,replicate,metric,value,source,commit
+sparsity,movielens_100K,movielens-100k,GVG,gaussian_gaussian_volumeprior,3,fraction_unknown,0.95,,1,MSE,1.5,s,c
+sparsity,sameK_movielens_100K,movielens-100k,GVG,gaussian_gaussian_volumeprior,5,fraction_unknown,0.95,,1,MSE,2.5,s,c
+sparsity,sameK_20repeats_movielens_100K,movielens-100k,GVG,gaussian_gaussian_volumeprior,5,fraction_unknown,0.95,,1,MSE,3.5,s,c
+sparsity,movielens_100K,movielens-100k,GEE,gaussian_exponential,2,fraction_unknown,0.95,,1,MSE,4.5,s,c
+sparsity,sameK_movielens_100K,movielens-100k,GEE,gaussian_exponential,5,fraction_unknown,0.95,,1,MSE,5.5,s,c
+noise,movielens_100K,movielens-100k,GVG,gaussian_gaussian_volumeprior,3,noise_to_signal,0.5,,1,MSE,6.5,s,c
+`
+
+// TestPublishedVolumeGammaByExperiment checks that a study's GVG stands
+// beside the rows of those of their experiments whose gamma it has: on
+// MovieLens 100K's sparsity study 1e-30 takes the per-model-K experiment's
+// rows and 1 the same-K ones', and another gamma none; GEE, whose
+// hyperparameters do not depend on the experiment, takes the rows of
+// every experiment.
+func TestPublishedVolumeGammaByExperiment(t *testing.T) {
+	tests := []struct {
+		name, kind, gamma string
+		models            string   // the study's models beside GVG
+		want              []string // model/experiment of each row, sorted
+	}{
+		{"per-model K", experiments.KindSparsity, "1.0e-30", "", []string{"GVG/movielens_100K"}},
+		{"same K", experiments.KindSparsity, "1", "", []string{"GVG/sameK_20repeats_movielens_100K", "GVG/sameK_movielens_100K"}},
+		{"another gamma", experiments.KindSparsity, "1.0e-10", "", nil},
+		{"GEE beside", experiments.KindSparsity, "1", "  - {name: GEE, lambda: 0.1, alpha_sigma: 1, beta_sigma: 1}\n",
+			[]string{"GEE/movielens_100K", "GEE/sameK_movielens_100K", "GVG/sameK_20repeats_movielens_100K", "GVG/sameK_movielens_100K"}},
+		{"noise", experiments.KindNoise, "1.0e-30", "", []string{"GVG/movielens_100K"}},
+		{"noise, same-K gamma", experiments.KindNoise, "1", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writePublishedTable(t, root, volumeFixture)
+			grid := "fractions: [0.95]\n"
+			if tt.kind == experiments.KindNoise {
+				grid = "noise_ratios: [0.5]\n"
+			}
+			src := "kind: " + tt.kind + "\ndataset: {name: movielens-100k}\nmodels:\n  - {name: GVG, gamma: " + tt.gamma +
+				", lambda: 0.1, alpha_sigma: 1, beta_sigma: 1}\n" + tt.models + "ranks: [3, 5]\nrepeats: 2\n" + grid
+			cfg, err := experiments.ParseConfig("c.yaml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, m := range cfg.Models {
+				names = append(names, m.Name)
+			}
+			st := &experiments.Study{Dir: filepath.Join(root, "study"), Config: cfg, Manifest: experiments.Manifest{Study: "s", Kind: tt.kind,
+				Dataset: "movielens-100k", Models: names, Ranks: cfg.Ranks, Fractions: cfg.Fractions, NoiseRatios: cfg.NoiseRatios, Repeats: 2, Cells: cfg.Cells()}}
+			s := Summarise([]*experiments.Study{st}).Studies[0]
+			p, err := publishedFor(s, tt.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if p != nil {
+				for _, r := range p.rows {
+					got = append(got, r.Model+"/"+r.Experiment)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("rows of experiments %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
