@@ -36,7 +36,6 @@ func TestBrouwerLioConfigs(t *testing.T) {
 	// others, which upstream runs with other thinning or sweeps, have
 	// configs of their own, at K = 5 too where the settings of both of
 	// upstream's noise experiments are the same.
-	gdscNoise := slices.Concat(bayesian[:3], []string{"GEEA", "GEG", "GGGU", "GGG", "GGGA", "GGGW"}, bayesian[3:])
 	poisson := []string{"PGG", "PGGG"}
 	volume := []string{"GVG", "GVnG"}
 	nmf := []string{"NMF"}
@@ -71,10 +70,10 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-sparsity-samek-gggw.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{5}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-samek-gvg.yaml", KindSparsity, "gdsc-ic50", volume, []int{5}, 10, 120, 100, 1, fractions},
 		{"blio-gdsc-sparsity-nmf.yaml", KindSparsity, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, fractions},
-		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", gdscNoise, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
-		{"blio-gdsc-noise-geea.yaml", KindNoise, "gdsc-ic50", []string{"GEEA", "GGGA"}, []int{10}, 10, 250, 200, 2, ratios},
-		{"blio-gdsc-noise-geg.yaml", KindNoise, "gdsc-ic50", []string{"GEG", "GGGU", "GGG"}, []int{6}, 10, 250, 200, 2, ratios},
-		{"blio-gdsc-noise-gggw.yaml", KindNoise, "gdsc-ic50", []string{"GGGW"}, []int{16}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", bayesian, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-geea.yaml", KindNoise, "gdsc-ic50", []string{"GEEA", "GGGA"}, []int{5, 10}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-geg.yaml", KindNoise, "gdsc-ic50", []string{"GEG", "GGGU", "GGG"}, []int{5, 6}, 10, 250, 200, 2, ratios},
+		{"blio-gdsc-noise-gggw.yaml", KindNoise, "gdsc-ic50", []string{"GGGW"}, []int{5, 16}, 10, 250, 200, 2, ratios},
 		{"blio-gdsc-noise-gll.yaml", KindNoise, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{5, 10}, 10, 250, 200, 1, ratios},
 		{"blio-gdsc-noise-gl21.yaml", KindNoise, "gdsc-ic50", []string{"GL21"}, []int{5, 6}, 10, 250, 200, 1, ratios},
 		{"blio-gdsc-noise-gvg.yaml", KindNoise, "gdsc-ic50", []string{"GVG"}, []int{5, 10}, 10, 120, 100, 1, ratios},
