@@ -34,5 +34,9 @@ fi
 echo "BNMF_DATA_DIR=${BNMF_DATA_DIR:-<unset>}"
 go vet ./...
 scripts/floor-ratio-test.sh
-go test -race -short ./...
+# The race pass leaves out regression: its tests read the committed records
+# (no concurrency of their own to check) and took 463 s under the race
+# detector on 2026-11-29, against about 70 s without; the full pass below
+# runs them.
+go test -race -short $(go list ./... | grep -v '/regression$')
 go test -count=1 ./...
