@@ -93,6 +93,12 @@ func TestBrouwerLioClaimDraw(t *testing.T) {
 				}
 			}
 			slices.Sort(ks)
+			// The same folds and seeds: at K = 1 a block is one entry, and
+			// the two draws give the same numbers (but for the order in
+			// which the folds are summed).
+			if k1 := (blioKey{model: m, k: 1}); math.Abs(blocks[k1].mean/ours[k1].mean-1) > 1e-12 || math.Abs(blocks[k1].se/ours[k1].se-1) > 1e-9 {
+				t.Errorf("%s %s K = 1: drawn as blocks %v, by entries %v; the page says the same", sel.name, m, blocks[k1], ours[k1])
+			}
 			var farE []int // K where drawn by entries is more than 2 above theirs
 			var zE, zB []float64
 			maxTrainGap := 0.0
