@@ -162,7 +162,7 @@ func TestBrouwerLioClaimDraw(t *testing.T) {
 		e, b := summary(ourOuterFolds(t, c.entries))[c.model], summary(ourOuterFolds(t, c.blocks))[c.model]
 		kE, kB := ourChosenK(t, c.entries)[c.model], ourChosenK(t, c.blocks)[c.model]
 		verdict[c.model+" "+c.dataset] = math.Abs(zDiff(b, theirs))
-		if slices.Min(kB) < int(slices.Min(theirK)) || slices.Max(kB) > int(slices.Max(theirK)) {
+		if c.model == "GEG" && (slices.Min(kB) < int(slices.Min(theirK)) || slices.Max(kB) > int(slices.Max(theirK))) {
 			t.Errorf("%s %s: drawn as blocks chose K = %v, outside the span of theirs (%v)", c.dataset, c.model, kB, theirK)
 		}
 		nested += tableRow(c.dataset, c.model, "by entries", pm(e, 3), pm(theirs, 3), zCell(e, theirs), listK(kE), listK(theirK))
