@@ -204,6 +204,9 @@ func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 		table += tableRow(m, pm(ours[m], 3), pm(theirs[m], 3), fmt.Sprintf("%+.1f", z), listK(ourK[m]), listK(theirK[m]))
 		for _, b := range ml1mBlockDraws {
 			if v, ok := blocks[b.model][m]; ok && b.model == m {
+				if z := zDiff(v, theirs[m]); math.Abs(z) > 2 {
+					t.Errorf("%s drawn as blocks: %+.1f standard errors of the difference from theirs; the page says it does not part", m, z)
+				}
 				table += tableRow(b.label, pm(v, 3), pm(theirs[m], 3), fmt.Sprintf("%+.1f", zDiff(v, theirs[m])), listK(blockK[m]), listK(theirK[m]))
 			}
 		}
