@@ -4,9 +4,6 @@ package bnmf
 
 import "golang.org/x/sys/cpu"
 
-// useAVX selects dots4AVX where the processor and the system support AVX.
-var useAVX = cpu.X86.HasAVX
-
 // dots4 returns the dot products of x with the four vectors of len(x) at
 // y[0:], y[stride:], y[2*stride:] and y[3*stride:], each summed as
 // floats.Dot sums it (see blockdots_amd64.s), with len(y) >=
@@ -17,7 +14,7 @@ var useAVX = cpu.X86.HasAVX
 func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
 	// The slicing checks the length (the assembly does not).
 	y = y[:3*stride+len(x)]
-	if useAVX {
+	if cpu.X86.HasAVX {
 		return dots4AVX(x, y, stride)
 	}
 	return dots4SSE2(x, y, stride)

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
@@ -34,8 +35,8 @@ type CellChains struct {
 // and test entries, seed and settings as Plan.Run. Nothing is run or
 // written. Errors name the cell.
 func (p *Plan) CellChains(c Cell, workers int) (CellChains, error) {
-	if _, ok := p.models[c.Model]; !ok {
-		return CellChains{}, fmt.Errorf("cell %s: study %s has no model %q", c.Key(), p.Config.Name, c.Model)
+	if !slices.Contains(p.Manifest.Cells, c) {
+		return CellChains{}, fmt.Errorf("cell %s: study %s has no such cell (its models, ranks, grid and repeats are in its manifest)", c.Key(), p.Config.Name)
 	}
 	d, err := p.source.cellData(c)
 	if err != nil {

@@ -53,8 +53,18 @@ func TestCellChains(t *testing.T) {
 		})
 	}
 
+	// A cell outside the study is refused, not run on made-up data: a
+	// model it lacks, and a fold (repeat) or rank beyond its grid, which
+	// would otherwise train on every entry and test on none.
 	p := plans["model-selection"]
-	if _, err := p.CellChains(Cell{Model: "GTT", Rank: 1}, 1); err == nil || !strings.Contains(err.Error(), "no model") {
-		t.Errorf("a model the study lacks gave %v, want an error saying so", err)
+	in := p.Manifest.Cells[0]
+	for _, c := range []Cell{
+		{Model: "GTT", Rank: in.Rank, Fold: in.Fold, Repeat: in.Repeat},
+		{Model: in.Model, Rank: in.Rank, Fold: in.Fold, Repeat: in.Repeat + 1000},
+		{Model: in.Model, Rank: in.Rank + 1000, Fold: in.Fold, Repeat: in.Repeat},
+	} {
+		if _, err := p.CellChains(c, 1); err == nil || !strings.Contains(err.Error(), "no such cell") {
+			t.Errorf("cell %s outside the study gave %v, want an error saying so", c.Key(), err)
+		}
 	}
 }

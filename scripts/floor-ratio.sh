@@ -341,7 +341,11 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/floor-ratio.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 log="$tmp/log"
 
-echo "building the floors (${floor_src:-no GRRN floor}; ${own_dir:+own floors ${own_srcs[*]:-none} in $own_dir}${own_dir:-no own floors}) and the test binary ..." >&2
+own_note="no own floors"
+if [[ -n "$own_dir" ]]; then
+	own_note="own floors ${own_srcs[*]:-none} in $own_dir"
+fi
+echo "building the floors (${floor_src:-no GRRN floor}; $own_note) and the test binary ..." >&2
 if [[ -n "$floor_src" ]]; then
 	gcc -O3 -march=native -ffast-math -o "$tmp/floor" "$floor_src" -lm
 fi
