@@ -229,8 +229,12 @@ func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 		numberWord(len(models)), lowO, pm(ours[lowO], 3), lowT, pm(theirs[lowT], 3))
 	if lowO == lowT {
 		o2, t2 := ourOrder[1], theirOrder[1]
-		lowest = fmt.Sprintf("Of the %s models both ran, the lowest on both sides is %s (ours %s, theirs %s), and next %s in ours (%s) and %s in theirs (%s)",
-			numberWord(len(models)), lowO, pm(ours[lowO], 3), pm(theirs[lowT], 3), o2, pm(ours[o2], 3), t2, pm(theirs[t2], 3))
+		next := fmt.Sprintf("%s in ours (%s) and %s in theirs (%s)", o2, pm(ours[o2], 3), t2, pm(theirs[t2], 3))
+		if o2 == t2 {
+			next = fmt.Sprintf("%s on both sides (ours %s, theirs %s)", o2, pm(ours[o2], 3), pm(theirs[t2], 3))
+		}
+		lowest = fmt.Sprintf("Of the %s models both ran, the lowest on both sides is %s (ours %s, theirs %s), and next %s",
+			numberWord(len(models)), lowO, pm(ours[lowO], 3), pm(theirs[lowT], 3), next)
 		if laplace := []string{"GLL", "GLLI"}; slices.Contains(laplace, o2) && slices.Contains(laplace, t2) {
 			lowest += ", both Laplace priors;"
 		}
