@@ -298,4 +298,27 @@ static void floor_report(const char *model, const data_t *d, int sweeps, double 
 	       cpu[sweeps / 2] * 1e3, sigma2, chk);
 }
 
+// gather_lines writes the rows of other (K values each) named by ix[0..n)
+// transposed into g: K blocks of n, g[k*n + q] = other[ix[q]*K + k], four
+// rows at a time. The floors gather a line's other-factor rows so before
+// its dot products.
+static inline void gather_lines(double *g, const double *other, const int32_t *ix, int n, int K) {
+	int q = 0;
+	for (; q + 4 <= n; q += 4) {
+		const double *r0 = other + (size_t)ix[q] * K, *r1 = other + (size_t)ix[q + 1] * K;
+		const double *r2 = other + (size_t)ix[q + 2] * K, *r3 = other + (size_t)ix[q + 3] * K;
+		double *o = g + q;
+		for (int k = 0; k < K; k++, o += n) {
+			o[0] = r0[k];
+			o[1] = r1[k];
+			o[2] = r2[k];
+			o[3] = r3[k];
+		}
+	}
+	for (; q < n; q++) {
+		const double *r0 = other + (size_t)ix[q] * K;
+		for (int k = 0; k < K; k++) g[(size_t)k * n + q] = r0[k];
+	}
+}
+
 #endif

@@ -333,23 +333,7 @@ static void update_line(side_t *s, const double *other, int i, int lo, int hi, c
 	} else {
 		memcpy(r, resid + lo, n * sizeof(double));
 	}
-	const int32_t *ix = idx + lo;
-	int q = 0;
-	for (; q + 4 <= n; q += 4) {
-		const double *a = other + (size_t)ix[q] * K, *b = other + (size_t)ix[q + 1] * K;
-		const double *c = other + (size_t)ix[q + 2] * K, *d = other + (size_t)ix[q + 3] * K;
-		double *o = g + q;
-		for (int k = 0; k < K; k++, o += n) {
-			o[0] = a[k];
-			o[1] = b[k];
-			o[2] = c[k];
-			o[3] = d[k];
-		}
-	}
-	for (; q < n; q++) {
-		const double *a = other + (size_t)ix[q] * K;
-		for (int k = 0; k < K; k++) g[(size_t)k * n + q] = a[k];
-	}
+	gather_lines(g, other, idx + lo, n, K);
 	if (s->kind == VOLUME) { // G over the other rows, and the scale 2 gamma det
 		if (!vol_rank_one(x, -1)) vol_invert();
 		vol_scale = exp(log(2 * vol_gamma) + vol_logdet);

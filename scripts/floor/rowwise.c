@@ -150,23 +150,7 @@ static void row_line(int s, double *x, const double *other, int i, int lo, int h
 	memcpy(b, lin[s], K * sizeof(double));
 	const double *v = val + lo;
 	if (n > 0 && scale != 0) {
-		const int32_t *ix = idx + lo;
-		int q = 0;
-		for (; q + 4 <= n; q += 4) {
-			const double *r0 = other + (size_t)ix[q] * K, *r1 = other + (size_t)ix[q + 1] * K;
-			const double *r2 = other + (size_t)ix[q + 2] * K, *r3 = other + (size_t)ix[q + 3] * K;
-			double *o = g + q;
-			for (int k = 0; k < K; k++, o += n) {
-				o[0] = r0[k];
-				o[1] = r1[k];
-				o[2] = r2[k];
-				o[3] = r3[k];
-			}
-		}
-		for (; q < n; q++) {
-			const double *r0 = other + (size_t)ix[q] * K;
-			for (int k = 0; k < K; k++) g[(size_t)k * n + q] = r0[k];
-		}
+		gather_lines(g, other, idx + lo, n, K);
 		for (int a = 0; a < K; a++) b[a] += scale * dot(g + (size_t)a * n, v, n);
 		gram_lower(p, g, n, K, scale);
 	}
