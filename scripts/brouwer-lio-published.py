@@ -154,8 +154,16 @@ def list_setting(text, name, where):
 
 
 def fixed_K(text, where):
-    """Returns the 'K': n of a script's settings, or "" when it has none."""
+    """Returns the 'K': n of a script's settings, or "" when it has none.
+
+    A setting 'K': K names the script's own line K = n (GGGW's convergence
+    scripts, whose v0 is K too), which gives the value."""
     ks = set(re.findall(r"'K'\s*:\s*(\d+)", text))
+    if re.search(r"'K'\s*:\s*K\b", text):
+        named = re.findall(r"^K\s*=\s*(\d+)\s*$", text, re.M)
+        if len(named) != 1:
+            fail("%s: 'K': K with %d lines K = n" % (where, len(named)))
+        ks.add(named[0])
     if len(ks) > 1:
         fail("%s: several values of K %s" % (where, sorted(ks)))
     return ks.pop() if ks else ""
