@@ -3,6 +3,7 @@ package bnmf
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // OffsetSummary holds the posterior summaries of the offsets of a model
@@ -172,4 +173,52 @@ func offsetWarning(o *OffsetSummary, m, n int) string {
 		return ""
 	}
 	return fmt.Sprintf("offsets: %d of %d rows and %d of %d columns have no training entries; their offsets b_i, c_j come from the prior N(0, 1/tau) alone", o.EmptyRows, m, o.EmptyCols, n)
+}
+
+// caughtOffsetsLimit is how far, in standard deviations of the training
+// values, a posterior mean offset may lie from the mean of its side's
+// offsets before caughtOffsetsWarning names it. Offsets that explain
+// ratings lie within a few such deviations; one ten beyond the mean is
+// cancelled by the factors rather than fitted.
+const caughtOffsetsLimit = 10
+
+// caughtOffsetsWarning names the row and the column offset that lie
+// farthest from their side's mean when either lies more than
+// caughtOffsetsLimit standard deviations sd of the training values from
+// it, or returns "": the sign of a chain whose offsets and factors
+// cancel each other (as a start drawn far out can leave them), which fits
+// the training entries as well as any and predicts held-out entries of
+// that line far off, without the noise's sigma^2 showing it.
+func caughtOffsetsWarning(o *OffsetSummary, sd float64) string {
+	if o == nil || !(sd > 0) {
+		return ""
+	}
+	far := func(x []float64) (int, float64) {
+		if len(x) == 0 {
+			return -1, 0
+		}
+		mean := 0.0
+		for _, v := range x {
+			mean += v
+		}
+		mean /= float64(len(x))
+		at, dev := -1, 0.0
+		for i, v := range x {
+			if d := math.Abs(v - mean); d > dev {
+				at, dev = i, d
+			}
+		}
+		return at, dev / sd
+	}
+	var parts []string
+	if i, d := far(o.B); d > caughtOffsetsLimit {
+		parts = append(parts, fmt.Sprintf("row %d's b_i %.3g", i, o.B[i]))
+	}
+	if j, d := far(o.C); d > caughtOffsetsLimit {
+		parts = append(parts, fmt.Sprintf("column %d's c_j %.3g", j, o.C[j]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("offsets: %s lie more than %d standard deviations of the training values (%.3g) from their side's mean offset; the factors may be cancelling them, and held-out entries of that line may be predicted far off", strings.Join(parts, " and "), caughtOffsetsLimit, sd)
 }

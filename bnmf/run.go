@@ -245,8 +245,10 @@ func (r *runState) result() (*Result, error) {
 	if sum.offAcc != nil && sum.offAcc.n > 0 {
 		res.Offsets = sum.offAcc.summary(r.train)
 		m, n := r.train.Dims()
-		if w := offsetWarning(res.Offsets, m, n); w != "" {
-			res.Warnings = append(res.Warnings, w)
+		for _, w := range []string{offsetWarning(res.Offsets, m, n), caughtOffsetsWarning(res.Offsets, math.Sqrt(r.train.Variance()))} {
+			if w != "" {
+				res.Warnings = append(res.Warnings, w)
+			}
 		}
 	}
 	return res, nil
