@@ -34,7 +34,9 @@ type uniFunc = stateFunc[uniState]
 // uniGewekeFuncs returns the test functions: factors (and, the priors of
 // the real-valued models being symmetric, their absolute values, whose
 // means are not zero by symmetry), sigma^2, predictions, data and the
-// first and last element of every hyperparameter array.
+// first and last element of every hyperparameter array, and with offsets
+// (st.b set) those of TestGewekeRowwise: mu, b[0], c[2], tau_b, tau_c
+// and b[1]W[1][0], with c[1]Z[1][1] for the columns of Z.
 func uniGewekeFuncs(st *uniState, lik Likelihood) []uniFunc {
 	ratio := func(v float64) float64 { return v / (1 + math.Abs(v)) }
 	median := 1 / distuv.Gamma{Alpha: lik.AlphaSigma, Beta: lik.BetaSigma}.Quantile(0.5)
@@ -61,12 +63,26 @@ func uniGewekeFuncs(st *uniState, lik Likelihood) []uniFunc {
 			uniFunc{fmt.Sprintf("hyper%d[%d]", h, last), func(s *uniState) float64 { return ratio(s.hyper[h][last]) }},
 		)
 	}
+	if st.b != nil {
+		fs = append(fs,
+			uniFunc{"mu", func(s *uniState) float64 { return ratio(s.mu0) }},
+			uniFunc{"b[0]", func(s *uniState) float64 { return ratio(s.b[0]) }},
+			uniFunc{"c[2]", func(s *uniState) float64 { return ratio(s.c[2]) }},
+			uniFunc{"tau_b", func(s *uniState) float64 { return ratio(s.tauB) }},
+			uniFunc{"tau_c", func(s *uniState) float64 { return ratio(s.tauC) }},
+			uniFunc{"b[1]*W[1][0]", func(s *uniState) float64 { return ratio(s.b[1] * s.w[k]) }},
+			uniFunc{"c[1]*Z[1][1]", func(s *uniState) float64 { return ratio(s.c[1] * s.zt[k+1]) }},
+		)
+	}
 	return fs
 }
 
-// uniLikelihood returns the model's Likelihood.
+// uniLikelihood returns the model's Likelihood (for a Biased model, its
+// inner model's).
 func uniLikelihood(model Model) Likelihood {
 	switch m := model.(type) {
+	case Biased:
+		return uniLikelihood(m.Model)
 	case GGGU:
 		return m.Likelihood
 	case GEG:

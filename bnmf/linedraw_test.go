@@ -55,6 +55,52 @@ func uniWrongBlocks(c *gibbsChain) {
 	}
 }
 
+// uniBlocksIgnoreOffsets makes every block draw of c, a chain with
+// offsets, take a wrong conditional: the mean of the line's block from
+// the values a_ij themselves, not a_ij - mu - b_i - c_j, as if drawBlock
+// forgot netOfOffsets. The rest of updateBlock is kept: the line's
+// offset is drawn from the values net of the offsets, as the correct
+// sampler draws it, and the line's hyperparameters given its new values.
+// The sampler the tests must reject. It sets c.off aside during the draw,
+// so it is for a pool of one worker.
+func uniBlocksIgnoreOffsets(c *gibbsChain) {
+	for s := range c.sides {
+		side := &c.sides[s]
+		if !side.block {
+			continue
+		}
+		side.line = func(wk *worker, i int) error {
+			k := c.k
+			pm, b := wk.scratch[:k*k], wk.scratch[k*k:k*k+k]
+			for a := range k {
+				clear(pm[a*k : a*k+a])
+				pm[a*k+a], b[a] = side.prior.natural(i, a)
+			}
+			off := c.off
+			c.off = nil // wrong: drawBlock reads the values with their offsets
+			err := c.drawBlock(side, wk, i, c.invSigma2)
+			c.off = off
+			if err != nil {
+				return err
+			}
+			// The values net of the offsets, where finishBlock reads them.
+			var vals []float64
+			if side.pos == nil {
+				_, vals = c.data.Row(i)
+			} else {
+				_, vals = c.data.Col(i)
+			}
+			n := len(vals)
+			c.netOfOffsets(side, i, vals, wk.scratch[k*k+2*k+n*k:][:n])
+			c.finishBlock(side, wk, i)
+			if bad := side.prior.updateLine(i, side.x[i*k:(i+1)*k], wk.rng); bad >= 0 {
+				return fmt.Errorf("hyperparameters of %s[%d][%d] left their support", side.name, i, bad)
+			}
+			return nil
+		}
+	}
+}
+
 const (
 	// blockCondDraws is the number of draws per case of
 	// TestConditionalBlockDraw.
@@ -238,19 +284,29 @@ func blockMomentZ(draws [][]float64, mean []float64, cov *mat.SymDense) float64 
 // the same simulators (uniGewekeMarginal, uniGewekeSuccessive), with
 // three more test functions that a wrong correlation within a line
 // would move: W[0][0]W[0][1], Z[1][0]Z[1][1] and the square of an
-// unobserved prediction. There are 26 comparisons (11 for GEG, 15 for
-// GLL); at |z| < gewekeZLimit each (about 4e-5 per function with a
+// unobserved prediction. It runs both models with offsets too (GEG+b,
+// GLL+b, with the offsets' hyperparameters of TestGewekeRowwise), where
+// each block draw must see the line's values net of mu + b_i + c_j
+// (netOfOffsets) and the line's offset is drawn after it (rowOffset);
+// their test functions add the offsets' seven (uniGewekeFuncs). There
+// are 66 comparisons (11 for GEG, 15 for GLL, 18 for GEG+b, 22 for
+// GLL+b); at |z| < gewekeZLimit each (about 4e-5 per function with a
 // batch-means standard error on 49 degrees of freedom) a correct sampler
-// fails with probability below 1.1e-3. The block draws with the data's
+// fails with probability below 3e-3. The block draws with the data's
 // precision counted twice (uniWrongBlocks) must give some |z| above
 // gewekeMutantZ (counted 1.1 times, they give 14 for GEG and 19 for GLL
-// in full). Under -short it runs 30000 and 60000 sweeps (800-sweep
-// batches, still far beyond the chains' autocorrelation), about a second;
-// in full, as TestGewekeUnivariate, 100000 and 200000.
+// in full), and so must, with offsets, the block draws of the values
+// with their offsets (uniBlocksIgnoreOffsets: a tenth of the offsets
+// left in the values gives 19 for GEG+b and 15 for GLL+b in full). Under
+// -short it runs 30000 and 60000 sweeps (800-sweep batches, still far
+// beyond the chains' autocorrelation), about a second; in full, as
+// TestGewekeUnivariate, 100000 and 200000, about 4 s.
 func TestGewekeBlockDraws(t *testing.T) {
 	skipUnderRace(t)
 	geg := GEG{Lambda: 1, ZDraw: DrawRows, Likelihood: gewekeLik()}
 	gll := GLL{Eta: 2, Draw: DrawRows, Likelihood: gewekeLik()}
+	gegB := Biased{Model: geg, Offsets: gewekeOffsets()}
+	gllB := Biased{Model: gll, Offsets: gewekeOffsets()}
 	cases := []struct {
 		name   string
 		model  Model
@@ -260,6 +316,10 @@ func TestGewekeBlockDraws(t *testing.T) {
 		{"GLL/draw=rows", gll, false},
 		{"GEG/z_draw=rows/precision-doubled", geg, true},
 		{"GLL/draw=rows/precision-doubled", gll, true},
+		{"GEG+b/z_draw=rows", gegB, false},
+		{"GLL+b/draw=rows", gllB, false},
+		{"GEG+b/z_draw=rows/offsets-ignored", gegB, true},
+		{"GLL+b/draw=rows/offsets-ignored", gllB, true},
 	}
 	nMarginal, nSuccessive := 100000, 200000
 	if testing.Short() {
@@ -276,7 +336,11 @@ func TestGewekeBlockDraws(t *testing.T) {
 			)
 			mm, ms := uniGewekeMarginal(tc.model, fs, nMarginal, uint64(4200+2*ci))
 			sm, ss := uniGewekeSuccessive(t, tc.model, tc.mutant, fs, nSuccessive, uint64(4201+2*ci))
-			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, "the doubled precision of the block draw")
+			wrong := "the doubled precision of the block draw"
+			if _, ok := tc.model.(Biased); ok {
+				wrong = "the block draw's values with their offsets"
+			}
+			gewekeCompare(t, stateFuncNames(fs), mm, ms, sm, ss, tc.mutant, wrong)
 		})
 	}
 }

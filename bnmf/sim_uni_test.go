@@ -20,6 +20,10 @@ type uniState struct {
 	hyper  [][]float64
 	sigma2 float64
 	a      []float64 // observed values in row-major order
+	// The offsets of a Biased model: mu0 (mu), b, c, tau_b, tau_c; b
+	// and c are nil without them.
+	mu0, tauB, tauC float64
+	b, c            []float64
 }
 
 // uniShape is the shape of the matrix, its rank and its number of observed
@@ -28,6 +32,11 @@ type uniShape struct{ rows, cols, k, observed int }
 
 // newUniState returns a state of model on shape sh.
 func newUniState(model Model, sh uniShape) *uniState {
+	if bm, ok := model.(Biased); ok {
+		st := newUniState(bm.Model, sh)
+		st.b, st.c = make([]float64, sh.rows), make([]float64, sh.cols)
+		return st
+	}
 	st := &uniState{
 		w:  make([]float64, sh.rows*sh.k),
 		zt: make([]float64, sh.cols*sh.k),
@@ -47,6 +56,9 @@ func newUniState(model Model, sh uniShape) *uniState {
 
 func (st *uniState) pred(k, i, j int) float64 {
 	var v float64
+	if st.b != nil {
+		v = st.mu0 + st.b[i] + st.c[j]
+	}
 	for kk := range k {
 		v += st.w[i*k+kk] * st.zt[j*k+kk]
 	}
@@ -83,8 +95,14 @@ func TestUniInvGauss(t *testing.T) {
 }
 
 // uniDrawParams draws the parameters of model exactly from its joint
-// prior (the definitions in the models' doc comments).
+// prior (the definitions in the models' doc comments), and for a Biased
+// model its offsets after them (drawOffsets).
 func uniDrawParams(g gewekeSampler, model Model, k int, st *uniState) {
+	if bm, ok := model.(Biased); ok {
+		uniDrawParams(g, bm.Model, k, st)
+		st.mu0, st.tauB, st.tauC = g.drawOffsets(bm.Offsets, st.b, st.c)
+		return
+	}
 	gauss := func(x []float64, prec float64) {
 		for e := range x {
 			x[e] = g.rng.NormFloat64() / math.Sqrt(prec)
@@ -213,12 +231,17 @@ func (p uniWrongL21) natural(int, int) (prec, lin float64) {
 
 // uniChain returns model's chain on data at rank k or, with mutant, the
 // GEEA chain with uniWrongARD (model GEEA), the GLL chain with
-// uniWrongLaplace (model GLL), or the chain of a model with block draws
-// (GEG's ZDraw, GLL's Draw) with uniWrongBlocks.
+// uniWrongLaplace (model GLL), the chain of a model with block draws
+// (GEG's ZDraw, GLL's Draw) with uniWrongBlocks, or that of such a model
+// with offsets (Biased) with uniBlocksIgnoreOffsets.
 func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibbsChain {
 	t.Helper()
 	c := gibbsChainOf(t, model, data, k)
 	if mutant {
+		if c.blocks && c.off != nil {
+			uniBlocksIgnoreOffsets(c)
+			return c
+		}
 		if c.blocks {
 			uniWrongBlocks(c)
 			return c
@@ -262,6 +285,11 @@ func uniWrite(t *testing.T, c *gibbsChain, p *pool, st *uniState, sweep int) {
 	copy(c.zt, st.zt)
 	condRestoreAll(uniChainHyper(c), st.hyper)
 	c.sigma2 = st.sigma2
+	if c.off != nil {
+		c.off.mu, c.off.tauB, c.off.tauC = st.mu0, st.tauB, st.tauC
+		copy(c.off.b, st.b)
+		copy(c.off.c, st.c)
+	}
 	gibbsWriteData(t, c, p, st.a, sweep)
 }
 
@@ -271,6 +299,11 @@ func uniRead(c *gibbsChain, st *uniState) {
 	copy(st.zt, c.zt)
 	condRestoreAll(st.hyper, uniChainHyper(c))
 	st.sigma2 = c.sigma2
+	if c.off != nil {
+		st.mu0, st.tauB, st.tauC = c.off.mu, c.off.tauB, c.off.tauC
+		copy(st.b, c.off.b)
+		copy(st.c, c.off.c)
+	}
 	_, _, values := c.data.RowStorage()
 	copy(st.a, values)
 }
