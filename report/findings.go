@@ -92,6 +92,31 @@ func settingsRun(cfg *experiments.Config) []string {
 	if cfg.Float32Factors {
 		set = append(set, "`float32_factors: true`")
 	}
+	if cfg.Dataset.Cast != "" {
+		set = append(set, fmt.Sprintf("`dataset.cast: %s` (every value truncated toward zero as it is read)", cfg.Dataset.Cast))
+	}
+	return append(set, choicesSet(cfg)...)
+}
+
+// choicesSet names, per model of cfg, the choices among its
+// hyperparameters (such as GEG's z_draw) that the config sets to other
+// than their defaults: how a sampler draws is part of what was run, and
+// the model's name does not say it.
+func choicesSet(cfg *experiments.Config) []string {
+	var set []string
+	for _, m := range cfg.Models {
+		spec, ok := bnmf.Lookup(m.Name)
+		if !ok {
+			continue
+		}
+		for _, p := range spec.Params {
+			v, ok := m.Hyperparameters[p.Key].(string)
+			if p.Support != bnmf.Choice || !ok || v == p.Default {
+				continue
+			}
+			set = append(set, fmt.Sprintf("`%s: %s` for %s", p.Key, v, m.Name))
+		}
+	}
 	return set
 }
 

@@ -55,6 +55,12 @@ func TestSettingsRun(t *testing.T) {
 	def := experiments.DefaultConfig()
 	all := experiments.DefaultConfig()
 	all.Chains, all.Sigma2Start, all.Standardize, all.Float32Factors = 4, "prior", true, true
+	all.Dataset.Cast = experiments.CastInteger
+	all.Models = []experiments.ModelConfig{
+		{Name: "GEG", Hyperparameters: map[string]any{"z_draw": "rows", "lambda": 0.1}},
+		{Name: "GLL", Hyperparameters: map[string]any{"draw": "entries"}},           // the default: not named
+		{Name: "NMF", Hyperparameters: map[string]any{"objective": "i-divergence"}}, // not NMF's default objective
+	}
 	tests := []struct {
 		name string
 		cfg  *experiments.Config
@@ -62,7 +68,8 @@ func TestSettingsRun(t *testing.T) {
 	}{
 		{"no config", nil, nil},
 		{"defaults", &def, nil},
-		{"all", &all, []string{"4 chains per cell, pooled", "`sigma2_start: prior`", "`standardize: true`", "`float32_factors: true`"}},
+		{"all", &all, []string{"4 chains per cell, pooled", "`sigma2_start: prior`", "`standardize: true`", "`float32_factors: true`",
+			"`dataset.cast: integer` (every value truncated toward zero as it is read)", "`z_draw: rows` for GEG", "`objective: i-divergence` for NMF"}},
 	}
 	for _, tt := range tests {
 		if got := settingsRun(tt.cfg); !slices.Equal(got, tt.want) {
