@@ -28,11 +28,14 @@ var gdscSparsityK = map[string]int{
 	"GEG": 6, "PGG": 4, "PGGG": 5,
 }
 
-// sparsityTable holds ours and theirs of one sparsity experiment on GDSC
-// and renders its rows.
+// sparsityTable holds ours and theirs of one sparsity experiment and
+// renders its rows: its models at the fractions unobserved lo and hi,
+// and the rise between them.
 type sparsityTable struct {
 	ours, theirs map[blioKey]meanSE
 	k            func(model string) (ours, theirs int)
+	models       []string
+	lo, hi       float64
 }
 
 func (s sparsityTable) get(t *testing.T, who, m string, x float64) meanSE {
@@ -45,16 +48,17 @@ func (s sparsityTable) get(t *testing.T, who, m string, x float64) meanSE {
 }
 
 func (s sparsityTable) rise(t *testing.T, who, m string) float64 {
-	return 100 * (s.get(t, who, m, 0.9).mean/s.get(t, who, m, 0.3).mean - 1)
+	return 100 * (s.get(t, who, m, s.hi).mean/s.get(t, who, m, s.lo).mean - 1)
 }
 
-func (s sparsityTable) render(t *testing.T, withK bool) string {
-	cols := []string{"model", "0.3 ours", "0.3 theirs", "0.9 ours", "0.9 theirs", "rise ours", "rise theirs"}
+func (s sparsityTable) render(t *testing.T, withK bool, digits int) string {
+	cols := []string{"model", fmt.Sprintf("%g ours", s.lo), fmt.Sprintf("%g theirs", s.lo),
+		fmt.Sprintf("%g ours", s.hi), fmt.Sprintf("%g theirs", s.hi), "rise ours", "rise theirs"}
 	if withK {
 		cols = slices.Insert(cols, 1, "K")
 	}
 	out := tableHead(cols...)
-	for _, m := range gdscSparsityModels {
+	for _, m := range s.models {
 		row := []string{m}
 		if withK {
 			k := "—"
@@ -63,8 +67,8 @@ func (s sparsityTable) render(t *testing.T, withK bool) string {
 			}
 			row = append(row, k)
 		}
-		row = append(row, pm(s.get(t, "ours", m, 0.3), 1), pm(s.get(t, "theirs", m, 0.3), 1),
-			pm(s.get(t, "ours", m, 0.9), 1), pm(s.get(t, "theirs", m, 0.9), 1),
+		row = append(row, pm(s.get(t, "ours", m, s.lo), digits), pm(s.get(t, "theirs", m, s.lo), digits),
+			pm(s.get(t, "ours", m, s.hi), digits), pm(s.get(t, "theirs", m, s.hi), digits),
 			fmt.Sprintf("%.0f%%", s.rise(t, "ours", m)), fmt.Sprintf("%.0f%%", s.rise(t, "theirs", m)))
 		out += tableRow(row...)
 	}
@@ -104,6 +108,7 @@ func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 			}
 			return 8, 0 // our baselines run beside GEE's K; theirs have none
 		},
+		models: gdscSparsityModels, lo: 0.3, hi: 0.9,
 	}
 	sameK := sparsityTable{
 		ours: mergedStats(t, "blio-gdsc-sparsity-samek", "blio-gdsc-sparsity-samek-gggw", "blio-gdsc-sparsity-samek-gvg",
@@ -115,9 +120,10 @@ func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 			}
 			return 5, 0
 		},
+		models: gdscSparsityModels, lo: 0.3, hi: 0.9,
 	}
-	requireOnPage(t, 24, sec, perK.render(t, true))
-	requireOnPage(t, 24, sec, sameK.render(t, false))
+	requireOnPage(t, 24, sec, perK.render(t, true, 1))
+	requireOnPage(t, 24, sec, sameK.render(t, false, 1))
 
 	models := gdscSparsityModels[:16]
 	for _, who := range []string{"ours", "theirs"} {
