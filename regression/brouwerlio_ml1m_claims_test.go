@@ -32,8 +32,8 @@ var ml1mStudies = []string{
 }
 
 // ml1mModels are the models and baselines of claim 18's table that both
-// sides run (the eight of ml1mEight once their studies are complete), in
-// the table's order; ml1mOursOnly follow them.
+// sides run (with the eight of ml1mEight), in the table's order;
+// ml1mOursOnly follow them.
 var (
 	ml1mModels = []string{"GEE", "GEEA", "GTT", "GTTN", "GEG", "GGGU", "GLL", "GLLI",
 		"GGG", "GGGA", "GGGW", "GVG", "GVnG", "GL21", "PGG", "PGGG", "NMF", "RowMean", "ColumnMean"}
@@ -144,22 +144,20 @@ func andList(names []string) string {
 // results/brouwer-lio/findings.md (their nested cross-validation on
 // MovieLens 1M): the page's table of the held-out MSE of the chosen K on
 // the 5 outer folds, ours and theirs, with the K chosen in each fold on
-// both sides, and a row for each study with upstream's block draws once
-// it is complete, and a row saying "running" for each of the eight of
-// claim 21 whose study is not; the models both ran in order of their
-// score on each side and the lowest of each, and the lowest of all of
-// theirs; which models agree within 2 standard errors of the difference
+// both sides, and a row for each study with upstream's block draws; the
+// models both ran in order of their score on each side and the lowest of
+// each, and the lowest of all of theirs; which models agree within 2 standard errors of the difference
 // and which part (GEG, GLL and NMF); the table of GEG's and
 // GLL's inner folds at each K and what the prose quotes of them.
 func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 	sec := claimSection(t, 18)
-	studies, running := ml1mAllStudies(t)
+	studies := ml1mAllStudies(t)
 	ours := summary(ourOuterFolds(t, studies...))
 	theirs := summary(theirOuterFolds(t, ml1mExperiment, "MSE"))
 	ourK := ourChosenK(t, studies...)
 	theirK := theirOuterFolds(t, ml1mExperiment, "chosen_K")
 	for _, m := range slices.Concat(ml1mModels, ml1mOursOnly) {
-		if ours[m].n != 5 && !slices.Contains(running, m) {
+		if ours[m].n != 5 {
 			t.Fatalf("%s: %d outer folds of ours, want 5", m, ours[m].n)
 		}
 	}
@@ -169,23 +167,18 @@ func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 		}
 	}
 
-	// The table, with a row for each complete study of block draws after
-	// its model's.
+	// The table, with a row for each study of block draws after its
+	// model's.
 	blocks := make(map[string]map[string]meanSE)
 	blockK := make(map[string][]int)
 	for _, b := range ml1mBlockDraws {
-		if completeStudy(t, b.study, b.cells) != nil {
-			blocks[b.model] = summary(ourOuterFolds(t, b.study))
-			blockK[b.model] = ourChosenK(t, b.study)[b.model]
-		}
+		requireComplete(t, b.study, b.cells)
+		blocks[b.model] = summary(ourOuterFolds(t, b.study))
+		blockK[b.model] = ourChosenK(t, b.study)[b.model]
 	}
 	table := tableHead("model", "ours", "theirs", "ours − theirs, in standard errors of the difference", "chosen K, ours", "chosen K, theirs")
 	var agree, part []string
 	for _, m := range ml1mModels {
-		if slices.Contains(running, m) {
-			table += tableRow(m, "running", pm(theirs[m], 3), "—", "running", listK(theirK[m]))
-			continue
-		}
 		z := zDiff(ours[m], theirs[m])
 		table += tableRow(m, pm(ours[m], 3), pm(theirs[m], 3), fmt.Sprintf("%+.1f", z), listK(ourK[m]), listK(theirK[m]))
 		for _, b := range ml1mBlockDraws {
@@ -215,7 +208,7 @@ func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 		return out
 	}
 	// The baselines are last on both sides.
-	models := slices.DeleteFunc(slices.Clone(ml1mModels[:len(ml1mModels)-2]), func(m string) bool { return slices.Contains(running, m) })
+	models := ml1mModels[:len(ml1mModels)-2]
 	ourOrder, theirOrder := order(ours, models), order(theirs, models)
 	for _, tab := range []map[string]meanSE{ours, theirs} {
 		for _, m := range models {
@@ -250,17 +243,8 @@ func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 	if theirAll[0] != "GGGW" || theirAll[1] != "GGGA" {
 		t.Errorf("theirs, lowest first: %v; the page says GGGW, then GGGA", theirAll)
 	}
-	ourOf := func(m string) string {
-		if slices.Contains(running, m) {
-			return "ours running"
-		}
-		return "ours " + pm(ours[m], 3)
-	}
-	requireOnPage(t, 18, sec, fmt.Sprintf("Of all their models, the lowest are GGGW (theirs %s, %s) and GGGA (theirs %s, %s)",
-		pm(theirs["GGGW"], 3), ourOf("GGGW"), pm(theirs["GGGA"], 3), ourOf("GGGA")))
-	if note := runningNote(running); note != "" {
-		requireOnPage(t, 18, sec, note)
-	}
+	requireOnPage(t, 18, sec, fmt.Sprintf("Of all their models, the lowest are GGGW (theirs %s, ours %s) and GGGA (theirs %s, ours %s)",
+		pm(theirs["GGGW"], 3), pm(ours["GGGW"], 3), pm(theirs["GGGA"], 3), pm(ours["GGGA"], 3)))
 
 	// Agreement and where the two part.
 	if !slices.Equal(part, []string{"GEG", "GLL", "NMF"}) {
@@ -376,15 +360,9 @@ func TestBrouwerLioClaimML1MNestedCV(t *testing.T) {
 		gapLo, gapHi, mean(l.test[6]), mean(l.test[8]), mean(l.theirs[6]), mean(l.theirs[8])))
 	requireOnPage(t, 18, sec, fmt.Sprintf("its training MSE falls from %.3f to %.3f", mean(l.train[6]), mean(l.train[8])))
 
-	// The studies with block draws: their numbers once complete, else
-	// the page says they are not.
+	// The studies with block draws, complete, and their numbers.
 	for _, b := range ml1mBlockDraws {
-		if _, ok := blocks[b.model]; ok {
-			requireOnPage(t, 18, sec, fmt.Sprintf("the study of %s with block draws, [%s](../%s/README.md), is complete and scores %s",
-				b.model, b.study, b.study, pm(blocks[b.model][b.model], 3)))
-		} else {
-			requireOnPage(t, 18, sec, fmt.Sprintf("the study of %s with block draws, [%s](../../configs/%s.yaml), is configured and not yet complete",
-				b.model, b.study, b.study))
-		}
+		requireOnPage(t, 18, sec, fmt.Sprintf("the study of %s with block draws, [%s](../%s/README.md), is complete and scores %s",
+			b.model, b.study, b.study, pm(blocks[b.model][b.model], 3)))
 	}
 }

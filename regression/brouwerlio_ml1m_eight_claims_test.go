@@ -6,47 +6,39 @@ package regression
 // committed records and their published table, with the helpers of
 // brouwerlio_sixteen_claims_test.go and brouwerlio_ml1m_claims_test.go.
 // Claim 18's test (brouwerlio_ml1m_claims_test.go) sets the same studies
-// in its table of all the models. A study that is not complete (still
-// running, or not yet run) is left out, and the page must say that it is
-// running.
+// in its table of all the models. Every one of these studies is
+// committed complete, and one that is missing or incomplete fails the
+// tests.
 
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // ml1mEight are our nested cross-validations of the eight priors on
-// MovieLens 1M: each study, its models and its number of cells.
+// MovieLens 1M: each study and its number of cells.
 var ml1mEight = []struct {
-	study  string
-	models []string
-	cells  int
+	study string
+	cells int
 }{
-	{"blio-ml1m-nested-cv-ggg", []string{"GGG"}, 150},
-	{"blio-ml1m-nested-cv-ggga", []string{"GGGA"}, 120},
-	{"blio-ml1m-nested-cv-gggw", []string{"GGGW"}, 90},
-	{"blio-ml1m-nested-cv-gvg", []string{"GVG"}, 90},
-	{"blio-ml1m-nested-cv-gvng", []string{"GVnG"}, 90},
-	{"blio-ml1m-nested-cv-gl21", []string{"GL21"}, 90},
-	{"blio-ml1m-nested-cv-pgg", []string{"PGG", "PGGG"}, 180},
+	{"blio-ml1m-nested-cv-ggg", 150},
+	{"blio-ml1m-nested-cv-ggga", 120},
+	{"blio-ml1m-nested-cv-gggw", 90},
+	{"blio-ml1m-nested-cv-gvg", 90},
+	{"blio-ml1m-nested-cv-gvng", 90},
+	{"blio-ml1m-nested-cv-gl21", 90},
+	{"blio-ml1m-nested-cv-pgg", 180}, // PGG and PGGG
 }
 
-// completeStudy returns results/<name> when it holds a successful record
-// of each of its cells, cells of them, and nil when it does not (not yet
-// run, or still running). A complete study is loaded as a committed one,
-// failing on any problem in its store.
-func completeStudy(t *testing.T, name string, cells int) *experiments.Study {
+// requireComplete loads results/<name> as a committed study, failing on
+// any problem in its store, and fails unless it has cells cells and a
+// successful record of each.
+func requireComplete(t *testing.T, name string, cells int) {
 	t.Helper()
-	st, err := experiments.LoadStudy(filepath.Join("..", "results", name))
-	if err != nil {
-		return nil
-	}
+	st := loadCommittedStudy(t, name)
 	ok := 0
 	for _, r := range st.Records {
 		if r.Error == "" {
@@ -54,34 +46,21 @@ func completeStudy(t *testing.T, name string, cells int) *experiments.Study {
 		}
 	}
 	if len(st.Manifest.Cells) != cells || ok != cells {
-		return nil
+		t.Fatalf("results/%s: %d successful records of %d cells, want %d of %d (the study is committed complete)", name, ok, len(st.Manifest.Cells), cells, cells)
 	}
-	return loadCommittedStudy(t, name)
-}
-
-// ml1mEightStudies returns those of ml1mEight's studies that are
-// complete, and the models of the others, which the page says are
-// running, in blioEight's order.
-func ml1mEightStudies(t *testing.T) (complete, running []string) {
-	t.Helper()
-	for _, s := range ml1mEight {
-		if completeStudy(t, s.study, s.cells) != nil {
-			complete = append(complete, s.study)
-		} else {
-			running = append(running, s.models...)
-		}
-	}
-	return complete, running
 }
 
 // ml1mAllStudies returns our nested cross-validations on MovieLens 1M of
 // every model of claim 18's table (GEG and GLL drawn one entry at a
-// time), with the eight's that are complete, and the models still
-// running.
-func ml1mAllStudies(t *testing.T) (studies, running []string) {
+// time), failing unless each of the eight's is complete.
+func ml1mAllStudies(t *testing.T) []string {
 	t.Helper()
-	complete, running := ml1mEightStudies(t)
-	return slices.Concat(ml1mStudies, complete), running
+	studies := slices.Clone(ml1mStudies)
+	for _, s := range ml1mEight {
+		requireComplete(t, s.study, s.cells)
+		studies = append(studies, s.study)
+	}
+	return studies
 }
 
 // numberWord prints n as the page's prose does, in words up to twenty.
@@ -94,27 +73,14 @@ func numberWord(n int) string {
 	return strconv.Itoa(n)
 }
 
-// runningNote is the page's sentence on the models whose studies are
-// still running, none if there are none.
-func runningNote(running []string) string {
-	if len(running) == 0 {
-		return ""
-	}
-	if len(running) == 1 {
-		return fmt.Sprintf("Our nested cross-validation of %s on MovieLens 1M is running, and what this page states of MovieLens 1M leaves it out.", running[0])
-	}
-	return fmt.Sprintf("Our nested cross-validations of %s on MovieLens 1M are running, and what this page states of MovieLens 1M leaves them out.", andList(running))
-}
-
 // TestBrouwerLioClaimEightPriorsML1M checks claim 21 on MovieLens 1M: the
 // table of the eight models' held-out MSE on the outer folds, ours beside
-// theirs (a row saying "running" for a model whose study is not
-// complete); which models agree within 2 standard errors of the
-// difference and by how much; GVnG, which parts on MovieLens 100K,
-// choosing K = 1 in every outer fold on both sides here.
+// theirs; which models agree within 2 standard errors of the difference
+// and by how much; GVnG, which parts on MovieLens 100K, choosing K = 1 in
+// every outer fold on both sides here.
 func TestBrouwerLioClaimEightPriorsML1M(t *testing.T) {
 	sec := claimSection(t, 21)
-	studies, running := ml1mAllStudies(t)
+	studies := ml1mAllStudies(t)
 	ours := summary(ourOuterFolds(t, studies...))
 	theirs := summary(theirOuterFolds(t, ml1mExperiment, "MSE"))
 	table := tableHead("model", "ours", "theirs", "ours − theirs", "in standard errors of the difference")
@@ -124,10 +90,6 @@ func TestBrouwerLioClaimEightPriorsML1M(t *testing.T) {
 		th, ok := theirs[m]
 		if !ok || th.n != 5 {
 			t.Fatalf("MovieLens 1M: %d outer folds of their %s, want 5", th.n, m)
-		}
-		if slices.Contains(running, m) {
-			table += tableRow(m, "running", pm(th, 3), "—", "—")
-			continue
 		}
 		o := ours[m]
 		if o.n != 5 {
@@ -142,54 +104,35 @@ func TestBrouwerLioClaimEightPriorsML1M(t *testing.T) {
 		maxZ = max(maxZ, math.Abs(z))
 	}
 	requireOnPage(t, 21, sec, "MovieLens 1M:\n\n"+table)
-	if len(agree) == 0 {
-		t.Fatal("MovieLens 1M: none of the eight studies is complete")
-	}
 	requireOnPage(t, 21, sec, fmt.Sprintf("On MovieLens 1M %s are within %.1f standard errors of the difference of theirs.", andList(agree), maxZ))
-	if len(running) == 0 {
-		requireOnPage(t, 21, sec, fmt.Sprintf("which part; on MovieLens 1M all eight are within %.1f.", maxZ))
-	} else {
-		requireOnPage(t, 21, sec, fmt.Sprintf("which part; on MovieLens 1M the %s of the eight whose studies are complete are all within %.1f.", numberWord(len(agree)), maxZ))
+	requireOnPage(t, 21, sec, fmt.Sprintf("which part; on MovieLens 1M all eight are within %.1f.", maxZ))
+	o, th := ours["GGGW"], theirs["GGGW"]
+	if !(o.mean < th.mean) {
+		t.Errorf("MovieLens 1M: our GGGW %.4f is not below theirs %.4f", o.mean, th.mean)
 	}
-	if note := runningNote(running); note != "" {
-		requireOnPage(t, 21, sec, note)
-	}
-	if slices.Contains(agree, "GGGW") {
-		o, th := ours["GGGW"], theirs["GGGW"]
-		if !(o.mean < th.mean) {
-			t.Errorf("MovieLens 1M: our GGGW %.4f is not below theirs %.4f", o.mean, th.mean)
+	requireOnPage(t, 21, sec, fmt.Sprintf("On MovieLens 1M our GGGW is %.1f%% below theirs (%+.1f standard errors of the difference), in the same direction, within 2",
+		-100*(o.mean/th.mean-1), zDiff(o, th)))
+	ourK := ourChosenK(t, studies...)["GVnG"]
+	theirK := theirOuterFolds(t, ml1mExperiment, "chosen_K")["GVnG"]
+	for i := range 5 {
+		if ourK[i] != 1 || theirK[i] != 1 {
+			t.Errorf("MovieLens 1M GVnG outer fold %d: ours chose K = %d, theirs %g; the page says 1 on both sides", i+1, ourK[i], theirK[i])
 		}
-		requireOnPage(t, 21, sec, fmt.Sprintf("On MovieLens 1M our GGGW is %.1f%% below theirs (%+.1f standard errors of the difference), in the same direction, within 2",
-			-100*(o.mean/th.mean-1), zDiff(o, th)))
 	}
-	if slices.Contains(agree, "GVnG") {
-		ourK := ourChosenK(t, studies...)["GVnG"]
-		theirK := theirOuterFolds(t, ml1mExperiment, "chosen_K")["GVnG"]
-		for i := range 5 {
-			if ourK[i] != 1 || theirK[i] != 1 {
-				t.Errorf("MovieLens 1M GVnG outer fold %d: ours chose K = %d, theirs %g; the page says 1 on both sides", i+1, ourK[i], theirK[i])
-			}
-		}
-		requireOnPage(t, 21, sec, fmt.Sprintf("GVnG, which parts from theirs on MovieLens 100K, agrees on MovieLens 1M (%+.1f), where both sides choose K = 1 in every outer fold",
-			zDiff(ours["GVnG"], theirs["GVnG"])))
-	}
+	requireOnPage(t, 21, sec, fmt.Sprintf("GVnG, which parts from theirs on MovieLens 100K, agrees on MovieLens 1M (%+.1f), where both sides choose K = 1 in every outer fold",
+		zDiff(ours["GVnG"], theirs["GVnG"])))
 }
 
 // TestBrouwerLioClaimPoissonML1M checks claim 22 on MovieLens 1M: the
 // rows of the page's table that rank PGG and PGGG among the sixteen
-// models, theirs and ours (of ours, those whose studies are complete),
-// which end the table; and the prose on them: the two highest of theirs
-// and how far above the lowest, the model closest below them on each
-// side, and, in ours, the models above them.
+// models, theirs and ours, which end the table; and the prose on them:
+// the two highest of theirs and how far above the lowest, the model
+// closest below them on each side, and, in ours, the models above them.
 func TestBrouwerLioClaimPoissonML1M(t *testing.T) {
 	sec := claimSection(t, 22)
-	studies, running := ml1mAllStudies(t)
+	studies := ml1mAllStudies(t)
 	ours := summary(ourOuterFolds(t, studies...))
 	theirs := summary(theirOuterFolds(t, ml1mExperiment, "MSE"))
-	if slices.Contains(running, "PGG") {
-		requireOnPage(t, 22, sec, "PGG and PGGG are running on MovieLens 1M")
-		return
-	}
 	rows := ""
 	type side struct {
 		order []string
@@ -246,9 +189,6 @@ func TestBrouwerLioClaimPoissonML1M(t *testing.T) {
 		t.Errorf("ours on MovieLens 1M: %s is next below the Poisson models, the page says GVnG", n)
 	}
 	ran := fmt.Sprintf("%s and %s of the %s models of ours", ordinal(o.rank[0]), ordinal(o.rank[1]), numberWord(len(o.order)))
-	if len(running) > 0 {
-		ran += fmt.Sprintf(" whose studies are complete (%s running)", andList(running))
-	}
 	geg := summary(ourOuterFolds(t, "blio-ml1m-nested-cv-geg-rows"))["GEG"]
 	if !(geg.mean < min(ours["PGG"].mean, ours["PGGG"].mean)) {
 		t.Errorf("our GEG drawn as blocks %.4f is not below our Poisson models", geg.mean)
