@@ -79,7 +79,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-noise-gvg.yaml", KindNoise, "gdsc-ic50", []string{"GVG"}, []int{5, 10}, 10, 120, 100, 1, ratios},
 		{"blio-gdsc-noise-gvng.yaml", KindNoise, "gdsc-ic50", []string{"GVnG"}, []int{5, 11}, 10, 120, 100, 1, ratios},
 		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
-		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GL21", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-pgg.yaml", KindConvergence, "gdsc-ic50", poisson, []int{20}, 10, 200, 180, 1, nil},
 		// Per-model K: GLL 3, the others 2 (GGG and GL21 too), NMF 1 (20
 		// iterations); GGGA 4, GGGW 5, PGG and PGGG 1 (thinning 2); GVG 3,
