@@ -268,18 +268,27 @@ func publishedGrids(t *testing.T) map[[3]string][]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// study, experiment, dataset, model, upstream_model, K, setting,
-	// setting_value, outer_fold, replicate, metric, ...
+	// Columns by their header's names, so that a column added to the
+	// table cannot shift what is read.
+	col := make(map[string]int, len(rows[0]))
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, name := range []string{"study", "dataset", "model", "setting", "setting_value", "metric"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("published.csv.gz has no column %q (header %v)", name, rows[0])
+		}
+	}
 	out := make(map[[3]string][]int)
 	for _, r := range rows[1:] {
-		if r[6] != "K" || r[10] != "MSE" {
+		if r[col["setting"]] != "K" || r[col["metric"]] != "MSE" {
 			continue
 		}
-		k, err := strconv.Atoi(r[7])
+		k, err := strconv.Atoi(r[col["setting_value"]])
 		if err != nil {
-			t.Fatalf("published K %q: %v", r[7], err)
+			t.Fatalf("published K %q: %v", r[col["setting_value"]], err)
 		}
-		key := [3]string{r[0], r[2], r[3]}
+		key := [3]string{r[col["study"]], r[col["dataset"]], r[col["model"]]}
 		if !slices.Contains(out[key], k) {
 			out[key] = append(out[key], k)
 		}
