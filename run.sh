@@ -24,6 +24,9 @@ same config again resumes it. MovieLens configs read the data directory
 $BNMF_DATA_DIR (default ./data); a dataset missing there is downloaded
 first (bin/bnmf data fetch, checked against its official digest or
 counts), and without a network the run stops saying how to get it.
+The CCLE configs on integer-cast values (configs/blio-ccle-*-integer*)
+first write their triplets to data/blio-integer/ with python3
+(scripts/brouwer-lio-integer-triplets.py) when they are missing.
 
 Extra flags for "bnmf run" go in BNMF_RUN_FLAGS, for example
 BNMF_RUN_FLAGS="--workers 4 --repeats 3"; see bin/bnmf run --help.
@@ -60,6 +63,23 @@ fi
 
 echo "Building bin/bnmf..." >&2
 ./build.sh bin/bnmf
+
+# The CCLE studies on the values as Brouwer & Lio's experiments read them
+# (configs/blio-ccle-*-integer*.yaml) read triplets files derived from the
+# CCLE matrices under data/blio-integer/, which are never committed:
+# write them first when a config needs them and they are missing.
+integer_dir=data/blio-integer
+for config in "$@"; do
+  grep -q "path: $integer_dir/" "$config" 2>/dev/null || continue
+  [ -f "$integer_dir/ccle-ic50.tsv" ] && [ -f "$integer_dir/ccle-ec50.tsv" ] && break
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "run.sh: $config reads $integer_dir/, which scripts/brouwer-lio-integer-triplets.py writes; it needs python3, which is not installed" >&2
+    exit 1
+  fi
+  bin/bnmf data fetch ccle-ic50 ccle-ec50
+  python3 scripts/brouwer-lio-integer-triplets.py "${BNMF_DATA_DIR:-data}/bmf-priors" "$integer_dir"
+  break
+done
 
 # bnmf run prints the output directory of each study it completes. It
 # runs in the background so that a SIGTERM sent to this script (by kill,
