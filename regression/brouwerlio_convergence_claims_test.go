@@ -3,6 +3,7 @@ package regression
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -100,10 +101,11 @@ func (c *convergenceTraces) maxAbsGap(models ...string) float64 {
 // TestBrouwerLioClaimConvergenceOthers checks claim 23 of
 // results/brouwer-lio/findings.md: both tables as the records and their
 // published traces give them; on GDSC the ten models that agree end
-// within the page's bound of theirs and below theirs, as the integer cast
-// predicts (claim 4), but GL21; on MovieLens 100K six end within its
-// bound; GLLI, GEG and GVnG end above theirs on both datasets and settle
-// later; GVG ends above theirs on MovieLens 100K.
+// within the page's bound of theirs and settle within its bound, the
+// seven Gaussian ones on real values below theirs by the page's range;
+// on MovieLens 100K six likewise; GEG, GVnG and GLLI on GDSC and GVG and
+// GVnG on MovieLens 100K end above theirs and settle later by the page's
+// range, apart from the agreeing models.
 func TestBrouwerLioClaimConvergenceOthers(t *testing.T) {
 	sec := claimSection(t, 23)
 	gdsc := newConvergenceTraces(t, "drug_sensitivity_gdsc", "blio-gdsc-convergence", "blio-gdsc-convergence-pgg")
@@ -112,26 +114,51 @@ func TestBrouwerLioClaimConvergenceOthers(t *testing.T) {
 	mlModels := []string{"GGG", "GGGA", "GGGW", "GL21", "PGG", "PGGG", "GVG", "GVnG"}
 	requireOnPage(t, 23, sec, gdsc.table(1, gdscModels...))
 	requireOnPage(t, 23, sec, ml.table(4, mlModels...))
-	requireOnPage(t, 23, sec, "**Agrees for ten models of thirteen on GDSC and six of eight on MovieLens 100K; the others part from theirs where claims 8, 19 and 21 say they would.**")
+	requireOnPage(t, 23, sec, "**Agrees for ten models of thirteen on GDSC and six of eight on MovieLens 100K; the other three on GDSC and two on MovieLens 100K end above theirs.**")
 
-	agreeGDSC := gdscModels[:10]
-	requireOnPage(t, 23, sec, fmt.Sprintf("end within %.1f%% of theirs at iteration 200", gdsc.maxAbsGap(agreeGDSC...)))
-	for _, m := range agreeGDSC {
-		if below := gdsc.gap(m) < 0; below == (m == "GL21") {
-			t.Errorf("GDSC %s: ours %+.2f%% against theirs; the page says below but for GL21", m, gdsc.gap(m))
-		}
+	// settleGap is how many iterations later ours settles than theirs.
+	settleGap := func(c *convergenceTraces, m string) int {
+		o, th := c.settled(m)
+		return o - th
 	}
+	maxSettle := func(c *convergenceTraces, models ...string) int {
+		out := 0
+		for _, m := range models {
+			out = max(out, settleGap(c, m), -settleGap(c, m))
+		}
+		return out
+	}
+	agreeGDSC := gdscModels[:10]
+	requireOnPage(t, 23, sec, fmt.Sprintf("end within %.1f%% of theirs at iteration 200 and settle within %d iterations of theirs",
+		gdsc.maxAbsGap(agreeGDSC...), maxSettle(gdsc, agreeGDSC...)))
+	gaussian := []string{"GEEA", "GGG", "GGGA", "GGGU", "GGGW", "GLL", "GVG"}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, m := range gaussian {
+		lo, hi = min(lo, -gdsc.gap(m)), max(hi, -gdsc.gap(m))
+	}
+	requireOnPage(t, 23, sec, fmt.Sprintf("(GEEA, GGG, GGGA, GGGU, GGGW, GLL, GVG) end %.1f%% to %.1f%% below theirs", lo, hi))
+	requireOnPage(t, 23, sec, fmt.Sprintf("GL21 ends %.1f%% above, and PGG and PGGG, which read the cast values as theirs do, %.1f%% and %.1f%% below",
+		gdsc.gap("GL21"), -gdsc.gap("PGG"), -gdsc.gap("PGGG")))
 	agreeML := mlModels[:6]
-	requireOnPage(t, 23, sec, fmt.Sprintf("GGG, GGGA, GGGW, GL21, PGG and PGGG end within %.1f%% of theirs", ml.maxAbsGap(agreeML...)))
+	requireOnPage(t, 23, sec, fmt.Sprintf("GGG, GGGA, GGGW, GL21, PGG and PGGG end within %.1f%% of theirs and settle within %d iterations of theirs",
+		ml.maxAbsGap(agreeML...), maxSettle(ml, agreeML...)))
+	var later []int // of GEG, GVnG, GLLI on GDSC and GVnG on MovieLens 100K
 	for _, c := range []struct {
 		traces *convergenceTraces
 		models []string
-	}{{gdsc, []string{"GEG", "GVnG", "GLLI"}}, {ml, []string{"GVG", "GVnG"}}} {
+	}{{gdsc, []string{"GEG", "GVnG", "GLLI"}}, {ml, []string{"GVnG", "GVG"}}} {
 		for _, m := range c.models {
-			o, th := c.traces.settled(m)
-			if c.traces.gap(m) <= 1 || o <= th {
-				t.Errorf("%s: ours %+.1f%% against theirs, settled at %d against %d; the page says above by more than 1%% and later", m, c.traces.gap(m), o, th)
+			if c.traces.gap(m) <= 1 {
+				t.Errorf("%s: ours %+.1f%% against theirs; the page says above", m, c.traces.gap(m))
+			}
+			if c.traces != ml || m != "GVG" {
+				later = append(later, settleGap(c.traces, m))
 			}
 		}
+	}
+	requireOnPage(t, 23, sec, fmt.Sprintf("GEG, GVnG and GLLI on GDSC and GVnG on MovieLens 100K settle %d to %d iterations later than theirs, further apart than any of the sixteen that agree, and GVG on MovieLens 100K %d later",
+		slices.Min(later), slices.Max(later), settleGap(ml, "GVG")))
+	if agree := max(maxSettle(gdsc, agreeGDSC...), maxSettle(ml, agreeML...)); slices.Min(later) <= agree {
+		t.Errorf("the four settle from %d iterations later; not further apart than the agreeing models' %d", slices.Min(later), agree)
 	}
 }
