@@ -7,9 +7,9 @@ import (
 )
 
 // TestUnivariateWorkersBitIdentical checks that GGGU, GLL, GLLI, GEEA and
-// GEG (and GEG and GLL with block draws) give the same Result, bit for
-// bit, with 1, 2 and 3 workers: trace, predictions, posterior means and
-// GEEA's kept rates, which are drawn on a stream of their own
+// GEG (and GEG, GLL and GLLI with block draws) give the same Result, bit
+// for bit, with 1, 2 and 3 workers: trace, predictions, posterior means
+// and GEEA's kept rates, which are drawn on a stream of their own
 // (phaseGlobal) after the lines of Z.
 func TestUnivariateWorkersBitIdentical(t *testing.T) {
 	train, test, _ := planted(t, 50, 70, 4, 0.4, 0.2, 3)

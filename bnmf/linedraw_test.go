@@ -13,14 +13,17 @@ import (
 )
 
 // Tests of the block draws of GEG's columns of Z (ZDraw DrawRows) and
-// GLL's rows of W and columns of Z (Draw DrawRows): the draw against the
-// closed form of its Gaussian conditional, the joint-distribution test
-// with the harness of geweke_uni_test.go, bit-identical chains for any
-// number of workers and the errors of a bad LineDraw.
+// GLL's and GLLI's rows of W and columns of Z (Draw DrawRows): the draw
+// against the closed form of its Gaussian conditional, the
+// joint-distribution test with the harness of geweke_uni_test.go,
+// bit-identical chains for any number of workers and the errors of a bad
+// LineDraw.
 
-// blockDrawModels are GEG and GLL with their lines drawn as blocks, at
-// default hyperparameters.
-func blockDrawModels() []Model { return []Model{GEG{ZDraw: DrawRows}, GLL{Draw: DrawRows}} }
+// blockDrawModels are GEG, GLL and GLLI with their lines drawn as
+// blocks, at default hyperparameters.
+func blockDrawModels() []Model {
+	return []Model{GEG{ZDraw: DrawRows}, GLL{Draw: DrawRows}, GLLI{Draw: DrawRows}}
+}
 
 // modelLabel names model in a subtest: its name, followed by its line
 // draw when that is not the default.
@@ -31,6 +34,10 @@ func modelLabel(m Model) string {
 			return m.Name() + "/z_draw=" + m.ZDraw.String()
 		}
 	case GLL:
+		if m.Draw != DrawEntries {
+			return m.Name() + "/draw=" + m.Draw.String()
+		}
+	case GLLI:
 		if m.Draw != DrawEntries {
 			return m.Name() + "/draw=" + m.Draw.String()
 		}
@@ -105,9 +112,9 @@ const (
 	// blockCondDraws is the number of draws per case of
 	// TestConditionalBlockDraw.
 	blockCondDraws = 20000
-	// blockCondZ bounds |z| for each of the 45 statistics of a correct
-	// draw (a mean or a covariance of 5 cases at K = 3, each near normal
-	// at 20000 draws): P(|z| > 4.5) is 6.8e-6 each, below 3.1e-4 for
+	// blockCondZ bounds |z| for each of the 63 statistics of a correct
+	// draw (a mean or a covariance of 7 cases at K = 3, each near normal
+	// at 20000 draws): P(|z| > 4.5) is 6.8e-6 each, below 4.3e-4 for
 	// all.
 	blockCondZ = 4.5
 )
@@ -150,21 +157,31 @@ func TestConditionalBlockDraw(t *testing.T) {
 		{"GEG/Z3/unobserved-is-prior", GEG{Lambda: 0.5, ZDraw: DrawRows}, 1, 3, 0.3},
 		{"GLL/W1", GLL{Draw: DrawRows}, 0, 1, 0.2},
 		{"GLL/Z4", GLL{Draw: DrawRows}, 1, 4, 0.2},
+		{"GLLI/W1", GLLI{Draw: DrawRows}, 0, 1, 0.2},
+		{"GLLI/Z4", GLLI{Draw: DrawRows}, 1, 4, 0.2},
 	}
 	var maxZ, maxWrong float64
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gibbsChainOf(t, tc.model, data, k)
 			if _, isGEG := tc.model.(GEG); c.sides[0].block == isGEG || !c.sides[1].block {
-				t.Fatalf("blocks: W %v, Z %v; want Z by blocks and W only for GLL", c.sides[0].block, c.sides[1].block)
+				t.Fatalf("blocks: W %v, Z %v; want Z by blocks and W only for GLL and GLLI", c.sides[0].block, c.sides[1].block)
 			}
 			copy(c.w, w)
 			copy(c.zt, zt)
-			prec := [2][]float64{}
+			prec, etas := [2][]float64{}, [2][]float64{}
 			for s, p := range [2][]float64{precW, precZ} {
 				if lp, ok := c.sides[s].prior.(*laplacePrior); ok {
 					copy(lp.prec, p)
 					prec[s] = lp.prec
+					if lp.etas != nil {
+						// GLLI: each entry's eta, which the draw of the
+						// line's variances after its block reads.
+						for e := range lp.etas {
+							lp.etas[e] = 0.5 + 0.25*float64(e%5)
+						}
+						etas[s] = lp.etas
+					}
 				}
 			}
 			c.sigma2, c.invSigma2 = tc.sigma2, 1/tc.sigma2
@@ -176,11 +193,12 @@ func TestConditionalBlockDraw(t *testing.T) {
 			mean, cov := blockClosedForm(t, c, tc.side, tc.line)
 			side := &c.sides[tc.side]
 			wk := p.workers[0]
-			saved := slices.Clone(prec[tc.side])
+			saved, savedEtas := slices.Clone(prec[tc.side]), slices.Clone(etas[tc.side])
 			draws := func(update lineFunc) [][]float64 {
 				out := make([][]float64, blockCondDraws)
 				for d := range out {
 					copy(prec[tc.side], saved) // the line's variances as fixed
+					copy(etas[tc.side], savedEtas)
 					wk.pcg.Seed(uint64(900+ci), uint64(d))
 					if err := update(wk, tc.line); err != nil {
 						t.Fatal(err)
@@ -280,33 +298,37 @@ func blockMomentZ(draws [][]float64, mean []float64, cov *mat.SymDense) float64 
 }
 
 // TestGewekeBlockDraws is TestGewekeUnivariate for GEG with its columns of
-// Z and GLL with its rows of W and columns of Z drawn as blocks, through
-// the same simulators (uniGewekeMarginal, uniGewekeSuccessive), with
-// three more test functions that a wrong correlation within a line
-// would move: W[0][0]W[0][1], Z[1][0]Z[1][1] and the square of an
-// unobserved prediction. It runs both models with offsets too (GEG+b,
-// GLL+b, with the offsets' hyperparameters of TestGewekeRowwise), where
-// each block draw must see the line's values net of mu + b_i + c_j
-// (netOfOffsets) and the line's offset is drawn after it (rowOffset);
-// their test functions add the offsets' seven (uniGewekeFuncs). There
-// are 66 comparisons (11 for GEG, 15 for GLL, 18 for GEG+b, 22 for
-// GLL+b); at |z| < gewekeZLimit each (about 4e-5 per function with a
-// batch-means standard error on 49 degrees of freedom) a correct sampler
-// fails with probability below 3e-3. The block draws with the data's
-// precision counted twice (uniWrongBlocks) must give some |z| above
-// gewekeMutantZ (counted 1.1 times, they give 14 for GEG and 19 for GLL
+// Z and GLL and GLLI with their rows of W and columns of Z drawn as
+// blocks, through the same simulators (uniGewekeMarginal,
+// uniGewekeSuccessive), with three more test functions that a wrong
+// correlation within a line would move: W[0][0]W[0][1], Z[1][0]Z[1][1]
+// and the square of an unobserved prediction. It runs the models with
+// offsets too (GEG+b, GLL+b, GLLI+b, with the offsets' hyperparameters of
+// TestGewekeRowwise), where each block draw must see the line's values
+// net of mu + b_i + c_j (netOfOffsets) and the line's offset is drawn
+// after it (rowOffset); their test functions add the offsets' seven
+// (uniGewekeFuncs). There are 111 comparisons (11 for GEG, 15 for GLL,
+// 18 for GEG+b, 22 for GLL+b, 19 for GLLI, 26 for GLLI+b); at |z| <
+// gewekeZLimit each (about 4e-5 per function with a batch-means standard
+// error on 49 degrees of freedom) a correct sampler fails with
+// probability below 5e-3. The block draws with the data's precision
+// counted twice (uniWrongBlocks) must give some |z| above gewekeMutantZ
+// (counted 1.1 times, they give 14 for GEG, 19 for GLL and 24 for GLLI
 // in full), and so must, with offsets, the block draws of the values
 // with their offsets (uniBlocksIgnoreOffsets: a tenth of the offsets
-// left in the values gives 19 for GEG+b and 15 for GLL+b in full). Under
-// -short it runs 30000 and 60000 sweeps (800-sweep batches, still far
-// beyond the chains' autocorrelation), about a second; in full, as
-// TestGewekeUnivariate, 100000 and 200000, about 4 s.
+// left in the values gives 19 for GEG+b, 15 for GLL+b and 23 for GLLI+b
+// in full). Under -short it runs 30000 and 60000 sweeps (800-sweep
+// batches, still far beyond the chains' autocorrelation), about two
+// seconds; in full, as TestGewekeUnivariate, 100000 and 200000, about
+// 7 s.
 func TestGewekeBlockDraws(t *testing.T) {
 	skipUnderRace(t)
 	geg := GEG{Lambda: 1, ZDraw: DrawRows, Likelihood: gewekeLik()}
 	gll := GLL{Eta: 2, Draw: DrawRows, Likelihood: gewekeLik()}
+	glli := GLLI{A: 1, B: 2, Draw: DrawRows, Likelihood: gewekeLik()}
 	gegB := Biased{Model: geg, Offsets: gewekeOffsets()}
 	gllB := Biased{Model: gll, Offsets: gewekeOffsets()}
+	glliB := Biased{Model: glli, Offsets: gewekeOffsets()}
 	cases := []struct {
 		name   string
 		model  Model
@@ -320,6 +342,10 @@ func TestGewekeBlockDraws(t *testing.T) {
 		{"GLL+b/draw=rows", gllB, false},
 		{"GEG+b/z_draw=rows/offsets-ignored", gegB, true},
 		{"GLL+b/draw=rows/offsets-ignored", gllB, true},
+		{"GLLI/draw=rows", glli, false},
+		{"GLLI/draw=rows/precision-doubled", glli, true},
+		{"GLLI+b/draw=rows", glliB, false},
+		{"GLLI+b/draw=rows/offsets-ignored", glliB, true},
 	}
 	nMarginal, nSuccessive := 100000, 200000
 	if testing.Short() {
@@ -345,10 +371,10 @@ func TestGewekeBlockDraws(t *testing.T) {
 	}
 }
 
-// TestBlockDrawWorkers checks that GEG and GLL with block draws give the
-// same Result, bit for bit, with 1, 2 and 3 workers, with and without
-// Settings.Float32Factors and offsets, and that the block draws change
-// the chain (they are not the entry-by-entry sampler by mistake).
+// TestBlockDrawWorkers checks that GEG, GLL and GLLI with block draws
+// give the same Result, bit for bit, with 1, 2 and 3 workers, with and
+// without Settings.Float32Factors and offsets, and that the block draws
+// change the chain (they are not the entry-by-entry sampler by mistake).
 func TestBlockDrawWorkers(t *testing.T) {
 	train, test, _ := planted(t, 40, 30, 3, 0.4, 0.3, 13)
 	var models []Model
@@ -386,6 +412,9 @@ func TestBlockDrawWorkers(t *testing.T) {
 				case GLL:
 					m.Draw = DrawEntries
 					entries = m
+				case GLLI:
+					m.Draw = DrawEntries
+					entries = m
 				default:
 					return
 				}
@@ -412,6 +441,7 @@ func TestLineDrawErrors(t *testing.T) {
 	}{
 		{GEG{ZDraw: 7}, "bnmf: GEG.ZDraw is LineDraw(7); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
 		{GLL{Draw: -1}, "bnmf: GLL.Draw is LineDraw(-1); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
+		{GLLI{Draw: 2}, "bnmf: GLLI.Draw is LineDraw(2); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
 	} {
 		if _, err := tc.model.newChain(train, 2); err == nil || err.Error() != tc.want {
 			t.Errorf("%#v: error %v, want %q", tc.model, err, tc.want)
@@ -421,7 +451,7 @@ func TestLineDrawErrors(t *testing.T) {
 		name string
 		key  string
 		want Model
-	}{{"GEG", "z_draw", GEG{ZDraw: DrawRows}}, {"GLL", "draw", GLL{Draw: DrawRows}}} {
+	}{{"GEG", "z_draw", GEG{ZDraw: DrawRows}}, {"GLL", "draw", GLL{Draw: DrawRows}}, {"GLLI", "draw", GLLI{Draw: DrawRows}}} {
 		spec, _ := Lookup(tc.name)
 		if m, err := spec.Configure(map[string]any{tc.key: "rows"}); err != nil || m != tc.want {
 			t.Errorf("%s %s: rows configured %#v (%v)", tc.name, tc.key, m, err)

@@ -87,8 +87,8 @@ func TestBiasedWorkersDeterminism(t *testing.T) {
 }
 
 // TestBiasedSweepAllocatesNothing checks that a sweep with offsets
-// allocates nothing once the chain is built, for GEG and GLL with block
-// draws too.
+// allocates nothing once the chain is built, for GEG, GLL and GLLI with
+// block draws too.
 func TestBiasedSweepAllocatesNothing(t *testing.T) {
 	train, _, _, _ := plantedBiased(t, 30, 40, 3, 0.5, 5)
 	models := biasedModels()

@@ -250,11 +250,11 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestSweepAllocatesNothing checks that a sweep of every model (and of GEG
-// and GLL with block draws) allocates nothing once the chain is built,
-// with one worker and with several, and with Settings.Float32Factors (the
-// benchmarks report the same for the MovieLens shapes; this makes it a
-// test).
+// TestSweepAllocatesNothing checks that a sweep of every model (and of
+// GEG, GLL and GLLI with block draws) allocates nothing once the chain is
+// built, with one worker and with several, and with
+// Settings.Float32Factors (the benchmarks report the same for the
+// MovieLens shapes; this makes it a test).
 func TestSweepAllocatesNothing(t *testing.T) {
 	train, _, _ := planted(t, 30, 40, 3, 0.5, 0.1, 5)
 	checkSweepAllocatesNothing(t, append(allModels(), blockDrawModels()...), train)

@@ -232,8 +232,8 @@ func (p uniWrongL21) natural(int, int) (prec, lin float64) {
 // uniChain returns model's chain on data at rank k or, with mutant, the
 // GEEA chain with uniWrongARD (model GEEA), the GLL chain with
 // uniWrongLaplace (model GLL), the chain of a model with block draws
-// (GEG's ZDraw, GLL's Draw) with uniWrongBlocks, or that of such a model
-// with offsets (Biased) with uniBlocksIgnoreOffsets.
+// (GEG's ZDraw, GLL's and GLLI's Draw) with uniWrongBlocks, or that of
+// such a model with offsets (Biased) with uniBlocksIgnoreOffsets.
 func uniChain(t *testing.T, model Model, data *Matrix, k int, mutant bool) *gibbsChain {
 	t.Helper()
 	c := gibbsChainOf(t, model, data, k)

@@ -7,12 +7,12 @@ import (
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
-// TestLineDrawConfig checks GEG's z_draw and GLL's draw in a study
-// config: set to entries, the default, the hash is that of a config that
-// does not set them, so that stored studies keep theirs; set to rows, the
-// hash changes and the model draws its lines as blocks; any other value,
-// or the key on a model without it, is an error that names the model
-// entry and the key.
+// TestLineDrawConfig checks GEG's z_draw and GLL's and GLLI's draw in a
+// study config: set to entries, the default, the hash is that of a config
+// that does not set them, so that stored studies keep theirs; set to
+// rows, the hash changes and the model draws its lines as blocks; any
+// other value, or the key on a model without it, is an error that names
+// the model entry and the key.
 func TestLineDrawConfig(t *testing.T) {
 	src := func(models string) string {
 		return "kind: sparsity\ndataset:\n  name: synthetic\n  synthetic: {rows: 20, cols: 30, rank: 2, density: 0.3, noise_std: 0.5, seed: 7}\n" +
@@ -33,6 +33,7 @@ func TestLineDrawConfig(t *testing.T) {
 		{"GEG", "{name: GEG, lambda: 0.5", "z_draw", bnmf.GEG{Lambda: 0.5, ZDraw: bnmf.DrawRows}},
 		{"GLL", "{name: GLL", "draw", bnmf.GLL{Draw: bnmf.DrawRows}},
 		{"GEG+b", "{name: GEG, biases: true", "z_draw", bnmf.Biased{Model: bnmf.GEG{ZDraw: bnmf.DrawRows}}},
+		{"GLLI", "{name: GLLI", "draw", bnmf.GLLI{Draw: bnmf.DrawRows}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plain := parse(tc.model + "}")
