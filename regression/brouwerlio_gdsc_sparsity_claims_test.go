@@ -93,7 +93,7 @@ func mergedStats(t *testing.T, studies ...string) map[blioKey]meanSE {
 // on both sides; GLL at 0.9 within 0.5% of theirs at both K and above
 // the row means on both sides; GGGW at 0.9 below theirs by the page's
 // percentages; our GLLI and GVnG far above theirs at K = 5; and the rise
-// of eleven other models at K = 5 within the page's points of theirs,
+// of ten other models at K = 5 within the page's points of theirs,
 // PGG's above theirs at both K.
 func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 	sec := claimSection(t, 24)
@@ -148,6 +148,33 @@ func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 		o, th := tab.get(t, "ours", "GLL", 0.9).mean, tab.get(t, "theirs", "GLL", 0.9).mean
 		if math.Abs(o/th-1) >= 0.005 || o <= tab.get(t, "ours", "RowMean", 0.9).mean || th <= tab.get(t, "theirs", "RowMean", 0.9).mean {
 			t.Errorf("GLL at 0.9: ours %.1f, theirs %.1f; the page says within 0.5%% and above the row means on both sides", o, th)
+		}
+	}
+	// GGGW: ours the lowest of all at 0.9 at both K; theirs second at
+	// K = 5, third after GTT and GTTN at its K.
+	for i, tab := range []sparsityTable{perK, sameK} {
+		for _, who := range []string{"ours", "theirs"} {
+			v := func(m string) float64 { return tab.get(t, who, m, 0.9).mean }
+			below := 0
+			for _, m := range gdscSparsityModels[:16] {
+				if v(m) < v("GGGW") {
+					below++
+				}
+			}
+			want := map[string][2]int{"ours": {0, 0}, "theirs": {2, 1}}[who][i]
+			if below != want {
+				t.Errorf("table %d, %s: %d models below GGGW at 0.9, the page says %d", i, who, below, want)
+			}
+		}
+	}
+	if !(perK.get(t, "theirs", "GTTN", 0.9).mean < perK.get(t, "theirs", "GGGW", 0.9).mean) {
+		t.Errorf("at each model's K their GTTN is not below their GGGW at 0.9")
+	}
+	for _, tab := range []sparsityTable{perK, sameK} {
+		for _, who := range []string{"ours", "theirs"} {
+			if v := tab.get(t, who, "PGGG", 0.9); v.se < 0.2*v.mean || v.se > 0.6*v.mean {
+				t.Errorf("%s PGGG at 0.9: %.1f ± %.1f; the page says standard errors a fifth to three fifths of its means", who, v.mean, v.se)
+			}
 		}
 	}
 	gap := func(tab sparsityTable, m string) float64 {
