@@ -227,14 +227,18 @@ func TestBrouwerLioClaimML100KSameKSparsity(t *testing.T) {
 	for _, r := range ten10.Records {
 		first[r.Cell] = r.Metrics.TestMSE
 	}
-	same := 0
+	same, firstTen := 0, 0
 	for _, r := range loadCommittedStudy(t, "blio-ml100k-sparsity-samek-20").Records {
+		if r.Cell.Repeat >= 10 {
+			continue
+		}
+		firstTen++
 		if v, ok := first[r.Cell]; ok && v == r.Metrics.TestMSE {
 			same++
 		}
 	}
-	if same != len(first) || same != 780 {
-		t.Errorf("%d of the ten-repeat study's %d cells recur with the same MSE in the twenty-repeat one; the page says all 780", same, len(first))
+	if same != firstTen || same < 780 {
+		t.Errorf("%d of the twenty-repeat study's %d cells of its first ten repeats are the ten-repeat study's with the same MSE; the page says all (at least claim 12's 780)", same, firstTen)
 	}
 	// Theirs drew their splits afresh: their column means, which depend on
 	// the split alone, differ repeat by repeat between the two experiments.
