@@ -2,9 +2,10 @@ package regression
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // The test in this file checks claim 25 of results/brouwer-lio/findings.md:
@@ -153,19 +154,5 @@ func spearman(x, y []float64) float64 {
 		}
 		return r
 	}
-	rx, ry := rank(x), rank(y)
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= float64(len(rx))
-	my /= float64(len(ry))
-	var sxy, sxx, syy float64
-	for i := range rx {
-		sxy += (rx[i] - mx) * (ry[i] - my)
-		sxx += (rx[i] - mx) * (rx[i] - mx)
-		syy += (ry[i] - my) * (ry[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
+	return stat.Correlation(rank(x), rank(y), nil)
 }
