@@ -76,8 +76,8 @@ for config in "$@"; do
     echo "run.sh: $config reads $integer_dir/, which scripts/brouwer-lio-integer-triplets.py writes; it needs python3, which is not installed" >&2
     exit 1
   fi
-  bin/bnmf data fetch ccle-ic50 ccle-ec50
-  python3 scripts/brouwer-lio-integer-triplets.py "${BNMF_DATA_DIR:-data}/bmf-priors" "$integer_dir"
+  bin/bnmf data fetch ccle-ic50 ccle-ec50 >&2
+  python3 scripts/brouwer-lio-integer-triplets.py "${BNMF_DATA_DIR:-data}/bmf-priors" "$integer_dir" >&2
   break
 done
 

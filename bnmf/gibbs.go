@@ -83,7 +83,7 @@ func (c *gibbsChain) init(p *pool) error {
 	}
 	c.fillFloat32()
 	if c.off != nil {
-		if err := c.initOffsets(p); err != nil {
+		if err := c.initOffsets(); err != nil {
 			return err
 		}
 	}

@@ -312,12 +312,13 @@ func blockMomentZ(draws [][]float64, mean []float64, cov *mat.SymDense) float64 
 // gewekeZLimit each (about 4e-5 per function with a batch-means standard
 // error on 49 degrees of freedom) a correct sampler fails with
 // probability below 5e-3. The block draws with the data's precision
-// counted twice (uniWrongBlocks) must give some |z| above gewekeMutantZ
-// (counted 1.1 times, they give 14 for GEG, 19 for GLL and 24 for GLLI
-// in full), and so must, with offsets, the block draws of the values
-// with their offsets (uniBlocksIgnoreOffsets: a tenth of the offsets
-// left in the values gives 19 for GEG+b, 15 for GLL+b and 23 for GLLI+b
-// in full). Under -short it runs 30000 and 60000 sweeps (800-sweep
+// counted twice (uniWrongBlocks) must give some |z| above gewekeMutantZ,
+// and so must, with offsets, the block draws of the values with their
+// offsets in them (uniBlocksIgnoreOffsets). Milder variants of the two
+// mutants, measured once and not kept here, fail too in full: the
+// precision counted 1.1 times gave 14 for GEG, 19 for GLL and 24 for
+// GLLI, a tenth of the offsets left in the values 19 for GEG+b, 15 for
+// GLL+b and 23 for GLLI+b. Under -short it runs 30000 and 60000 sweeps (800-sweep
 // batches, still far beyond the chains' autocorrelation), about two
 // seconds; in full, as TestGewekeUnivariate, 100000 and 200000, about
 // 7 s.

@@ -96,7 +96,7 @@ func (c *mvnChain) init(p *pool) error {
 	}
 	c.fillFloat32()
 	if c.off != nil {
-		if err := c.initOffsets(p); err != nil {
+		if err := c.initOffsets(); err != nil {
 			return err
 		}
 	}

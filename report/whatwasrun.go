@@ -112,7 +112,7 @@ func choicesSet(cfg *experiments.Config) []string {
 			if p.Support != bnmf.Choice || !ok || v == p.Default {
 				continue
 			}
-			set = append(set, fmt.Sprintf("`%s: %s` for %s", p.Key, v, m.Name))
+			set = append(set, fmt.Sprintf("`%s: %s` for %s", p.Key, v, m.Key()))
 		}
 	}
 	return set

@@ -47,7 +47,10 @@ def main():
     for name in ("ic50", "ec50"):
         path = os.path.join(src, "CCLE", name + ".txt")
         n = zeros = subnormal = 0
-        with open(path) as f, open(os.path.join(out, "ccle-%s.tsv" % name), "w") as w:
+        dest = os.path.join(out, "ccle-%s.tsv" % name)
+        # Written beside its name and renamed when complete, so that a run
+        # stopped partway leaves no truncated file that looks done.
+        with open(path) as f, open(dest + ".tmp", "w") as w:
             for i, line in enumerate(f):
                 fields = line.rstrip("\n").split("\t")
                 if i >= len(rows) or len(fields) != len(cols):
@@ -62,6 +65,7 @@ def main():
                     zeros += v == 0
                     n += 1
                     w.write("%s\t%s\t%d\n" % (rows[i], cols[j], v))
+        os.replace(dest + ".tmp", dest)
         print("ccle-%s: %d values written (%d subnormal, %d zero after the cast)" % (name, n, subnormal, zeros))
 
 
