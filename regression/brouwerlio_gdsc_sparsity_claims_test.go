@@ -81,6 +81,9 @@ func mergedStats(t *testing.T, studies ...string) map[blioKey]meanSE {
 	out := make(map[blioKey]meanSE)
 	for _, name := range studies {
 		for k, v := range ourStats(t, loadCommittedStudy(t, name), testMSEOf) {
+			if _, ok := out[k]; ok {
+				t.Fatalf("%s: %v is in another of the studies %v too", name, k, studies)
+			}
 			out[k] = v
 		}
 	}
@@ -181,6 +184,14 @@ func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 		return 100 * (1 - tab.get(t, "ours", m, 0.9).mean/tab.get(t, "theirs", m, 0.9).mean)
 	}
 	requireOnPage(t, 24, sec, fmt.Sprintf("our GGGW is %.0f%% below theirs at 0.9 at K = 5 and %.0f%% at its K of 16", gap(sameK, "GGGW"), gap(perK, "GGGW")))
+	for _, tab := range []sparsityTable{perK, sameK} {
+		if g := gap(tab, "GGGW"); g < 5 {
+			t.Errorf("GGGW at 0.9: ours %.1f%% below theirs; the page says about 10%%", g)
+		}
+		if o, th := tab.rise(t, "ours", "PGG"), tab.rise(t, "theirs", "PGG"); o <= th {
+			t.Errorf("PGG: ours rises %.0f%%, theirs %.0f%%; the page says ours more", o, th)
+		}
+	}
 	for _, m := range []string{"GLLI", "GVnG"} {
 		if z := zDiff(sameK.get(t, "ours", m, 0.9), sameK.get(t, "theirs", m, 0.9)); z < 10 {
 			t.Errorf("%s at K = 5, 0.9: ours %.1f standard errors of the difference above theirs; the page says far above", m, z)

@@ -25,6 +25,10 @@ func TestBrouwerLioClaimML100KNoiseOthers(t *testing.T) {
 	for _, name := range []string{"blio-ml100k-noise", "blio-ml100k-noise-100", "blio-ml100k-noise-ggga",
 		"blio-ml100k-noise-gggw", "blio-ml100k-noise-gvg", "blio-ml100k-noise-gvng"} {
 		st := loadCommittedStudy(t, name)
+		if man.Observed != 0 && (st.Manifest.Rows != man.Rows || st.Manifest.Cols != man.Cols || st.Manifest.Observed != man.Observed) {
+			t.Fatalf("%s: %d x %d with %d observed, where the others have %d x %d with %d", name,
+				st.Manifest.Rows, st.Manifest.Cols, st.Manifest.Observed, man.Rows, man.Cols, man.Observed)
+		}
 		man = st.Manifest
 		for k, v := range ourStatsOn(t, st, 10, testMSEOf, nr) {
 			ours[k] = v
