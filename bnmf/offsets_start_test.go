@@ -51,9 +51,9 @@ func TestCaughtOffsetsWarning(t *testing.T) {
 	}{
 		{"ordinary", []float64{-1, 0.5, 1.2}, []float64{0.3, -2, 2}, 1.2, nil},
 		// Column 1 lies 105.8 from the mean -34.2 of its side: 88.2 sd.
-		{"column far below", []float64{-1, 0.5, 1.2}, []float64{0.3, -140, 1, 2}, 1.2, []string{"column 1's offset c_j lies 88.2 standard deviations"}},
-		{"row far above", []float64{0, 0, 0, 0, 50}, []float64{0, 1}, 1, []string{"row 4's offset b_i lies 40 standard deviations"}},
-		{"both", []float64{0, 0, 0, 0, 50}, []float64{0, 0, 0, -80}, 1, []string{"row 4's offset b_i lies 40 and column 3's offset c_j lies 60 standard deviations"}},
+		{"column far below", []float64{-1, 0.5, 1.2}, []float64{0.3, -140, 1, 2}, 1.2, []string{"column 1's c_j -140 lie more than 10 standard deviations of the training values (1.2)"}},
+		{"row far above", []float64{0, 0, 0, 0, 50}, []float64{0, 1}, 1, []string{"row 4's b_i 50 lie"}},
+		{"both", []float64{0, 0, 0, 0, 50}, []float64{0, 0, 0, -80}, 1, []string{"row 4's b_i 50 and column 3's c_j -80 lie"}},
 		// Deviations from the side's mean, not from 0: a common shift of
 		// every offset (which mu can take up) is no sign.
 		{"shifted side", []float64{-30, -31, -29}, []float64{0, 1}, 1, nil},

@@ -182,16 +182,18 @@ func offsetWarning(o *OffsetSummary, m, n int) string {
 // cancelled by the factors rather than fitted.
 const caughtOffsetsLimit = 10
 
-// caughtOffsetsWarning names each side (rows, columns) whose offset
-// farthest from that side's mean lies more than caughtOffsetsLimit
-// standard deviations sd of the training values from it, or returns "":
-// the sign of a chain whose offsets and factors cancel each other (as a
-// start drawn far out can leave them), which fits the training entries
-// as well as any and predicts held-out entries of that line far off,
-// without the noise's sigma^2 showing it. The distance is stated in
-// those standard deviations, so the message reads the same whether the
-// values were standardised or not; lines are numbered from 0 in the
-// order of the training matrix.
+// caughtOffsetsWarning names the row offset and the column offset
+// farthest from their side's mean, each when it lies more than
+// caughtOffsetsLimit standard deviations sd of the training values from
+// it, or returns "": the sign of a chain whose offsets and factors cancel
+// each other (as a start drawn far out can leave them), which fits the
+// training entries as well as any and predicts held-out entries of that
+// line far off, without the noise's sigma^2 showing it. Lines are
+// numbered from 0 in the order of the training matrix, and the offsets
+// and sd are in the units the chain was fitted in: under standardize,
+// the values divided by their standard deviation. (Stored records hold
+// this text, which bnmf verify compares; a change of its wording is a
+// change of every record that carries it.)
 func caughtOffsetsWarning(o *OffsetSummary, sd float64) string {
 	if o == nil || !(sd > 0) {
 		return ""
@@ -215,13 +217,13 @@ func caughtOffsetsWarning(o *OffsetSummary, sd float64) string {
 	}
 	var parts []string
 	if i, d := far(o.B); d > caughtOffsetsLimit {
-		parts = append(parts, fmt.Sprintf("row %d's offset b_i lies %.3g", i, d))
+		parts = append(parts, fmt.Sprintf("row %d's b_i %.3g", i, o.B[i]))
 	}
 	if j, d := far(o.C); d > caughtOffsetsLimit {
-		parts = append(parts, fmt.Sprintf("column %d's offset c_j lies %.3g", j, d))
+		parts = append(parts, fmt.Sprintf("column %d's c_j %.3g", j, o.C[j]))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("offsets: %s standard deviations of the training values from its side's mean offset (more than %d; lines numbered from 0); the factors may be cancelling it, and held-out entries of that line may be predicted far off", strings.Join(parts, " and "), caughtOffsetsLimit)
+	return fmt.Sprintf("offsets: %s lie more than %d standard deviations of the training values (%.3g) from their side's mean offset; the factors may be cancelling them, and held-out entries of that line may be predicted far off", strings.Join(parts, " and "), caughtOffsetsLimit, sd)
 }
