@@ -94,6 +94,21 @@ func TestBrouwerLioClaimML100KSparsitySixteen(t *testing.T) {
 			t.Errorf("%s: GGGW at 0.98 ours %.3f, theirs %.3f; the page says ours below theirs", c.name, o.mean, th.mean)
 		}
 	}
+	// The twenty-repeat study at K = 5, every model.
+	twenty := make(map[blioKey]meanSE)
+	for _, name := range []string{"blio-ml100k-sparsity-samek-20", "blio-ml100k-sparsity-samek-20-gvg"} {
+		for k, v := range ourStatsOn(t, loadCommittedStudy(t, name), 20, testMSEOf, fractionOf) {
+			twenty[k] = v
+		}
+	}
+	theirs20 := theirStats(t, "sparsity", "sameK_20repeats_movielens_100K", "MSE")
+	var o20, t20 []float64
+	for _, m := range sameKModels[:len(sameKModels)-2] {
+		o20 = append(o20, at(t, twenty, m, 5, 0.98).mean)
+		t20 = append(t20, at(t, theirs20, m, 5, 0.98).mean)
+	}
+	requireOnPage(t, 25, sec, fmt.Sprintf("with 20 repeats (their second experiment and ours) it is %.2f", spearman(o20, t20)))
+
 	// At K = 5: the same models below the column means on both sides.
 	below := func(who string) []string {
 		var out []string
