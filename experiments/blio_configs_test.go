@@ -58,6 +58,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-sparsity-geg.yaml", KindSparsity, "gdsc-ic50", []string{"GEG", "GGGU", "GGG"}, []int{6}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-gggw.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{16}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-gll.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-gll-rows.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gl21.yaml", KindSparsity, "gdsc-ic50", []string{"GL21"}, []int{6}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gvg.yaml", KindSparsity, "gdsc-ic50", []string{"GVG"}, []int{10}, 10, 120, 100, 1, fractions},
 		{"blio-gdsc-sparsity-gvng.yaml", KindSparsity, "gdsc-ic50", []string{"GVnG"}, []int{11}, 10, 120, 100, 1, fractions},
@@ -171,7 +172,15 @@ func TestBrouwerLioConfigs(t *testing.T) {
 			case tt.dataset == "movielens-100k" && !strings.Contains(tt.file, "-samek"):
 				gamma = 1e-30
 			}
-			checkBlioHyperparameters(t, cfg.Models, withVolumeGamma(blioHyperparameters(muMu), gamma))
+			want := withVolumeGamma(blioHyperparameters(muMu), gamma)
+			if strings.HasSuffix(tt.file, "-rows.yaml") {
+				// Upstream's own sampler: GLL's and GLLI's lines as blocks.
+				for _, m := range []string{"GLL", "GLLI"} {
+					want[m] = maps.Clone(want[m])
+					want[m]["draw"] = "rows"
+				}
+			}
+			checkBlioHyperparameters(t, cfg.Models, want)
 			// The Poisson models read GDSC cast to integers, as upstream's
 			// loader reads it, in configs of their own; nothing else is
 			// cast. Our noise study refuses them (the noise makes the
