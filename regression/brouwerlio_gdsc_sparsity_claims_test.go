@@ -180,6 +180,14 @@ func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 			}
 		}
 	}
+	// GLLI drawn as blocks breaks down as drawn by entries.
+	rows := ourStats(t, loadCommittedStudy(t, "blio-gdsc-sparsity-gll-rows"), testMSEOf)
+	glliRows, glliEntries := at(t, rows, "GLLI", 10, 0.9), perK.get(t, "ours", "GLLI", 0.9)
+	requireOnPage(t, 24, sec, fmt.Sprintf("ours breaks down all the same (%s at 0.9 against %s drawn by entries; theirs %s)",
+		pm(glliRows, 1), pm(glliEntries, 1), pm(perK.get(t, "theirs", "GLLI", 0.9), 1)))
+	if math.Abs(glliRows.mean/glliEntries.mean-1) > 0.005 {
+		t.Errorf("GLLI at 0.9: %.1f drawn as blocks, %.1f by entries; the page says alike", glliRows.mean, glliEntries.mean)
+	}
 	gap := func(tab sparsityTable, m string) float64 {
 		return 100 * (1 - tab.get(t, "ours", m, 0.9).mean/tab.get(t, "theirs", m, 0.9).mean)
 	}
