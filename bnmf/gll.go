@@ -100,6 +100,8 @@ type laplacePrior struct {
 	// etas is nil for GLL.
 	etas []float64
 	a, b float64
+	// upstreamEta draws eta_ik as upstream's GLLI does (EtaUpstream).
+	upstreamEta bool
 }
 
 var _ realPrior = (*laplacePrior)(nil)
@@ -158,7 +160,11 @@ func (p *laplacePrior) updateLine(i int, x []float64, rng *rand.Rand) int {
 		p.prec[e] = s
 		if p.etas != nil {
 			c := p.a + 1/s
-			eta = 1 / invGaussRand(rng, math.Sqrt(c/p.b), c)
+			if p.upstreamEta {
+				eta = invGaussRand(rng, math.Sqrt(c/p.b), c)
+			} else {
+				eta = 1 / invGaussRand(rng, math.Sqrt(c/p.b), c)
+			}
 			p.etas[e] = eta
 		}
 		if !(s > 0 && isFinite(s) && eta > 0 && isFinite(eta)) && bad < 0 {

@@ -21,7 +21,11 @@ var _ Model = GLLI{}
 // The upstream sampler draws eta_ik itself, not its reciprocal, from that
 // inverse Gaussian, which is not the conditional of this joint (nor of
 // any joint with its other conditionals); this package draws the
-// reciprocal, which is. The factors are real.
+// reciprocal, which is. With EtaDraw set to EtaUpstream (eta_draw:
+// upstream in a study config) it draws eta_ik as upstream does, to
+// reproduce upstream's chains: that chain samples no stated posterior,
+// and its Geweke and SBC tests would fail, so it is for comparisons with
+// upstream only. The factors are real.
 //
 // With Draw set to DrawRows (draw: rows in a study config), each row w_i
 // of W and each column z_n of Z is drawn as a block from its
@@ -41,6 +45,10 @@ type GLLI struct {
 	// DrawEntries (the zero value), entry by entry, or DrawRows, each as
 	// a block.
 	Draw LineDraw
+	// EtaDraw chooses how eta_ik is drawn: EtaExact (the zero value),
+	// from its full conditional, or EtaUpstream, as upstream's sampler
+	// draws it (see above).
+	EtaDraw EtaDraw
 	Likelihood
 }
 
@@ -55,6 +63,12 @@ func glliSpec() Spec {
 			{Key: "a", Field: "A", Support: Positive, Default: "1/K", Doc: "a of the GIG(-1/2, a, b) hyperprior on each entry's eta"},
 			{Key: "b", Field: "B", Support: Positive, Default: "K", Doc: "b of the GIG(-1/2, a, b) hyperprior on each entry's eta"},
 			lineDrawParam("draw", "Draw", "how W and Z are drawn: entries, one at a time, or rows, each row of W and column of Z as a block from its multivariate normal conditional (upstream's sampler)"),
+			{
+				Key: "eta_draw", Field: "EtaDraw", Support: Choice,
+				Choices: []string{EtaExact.String(), EtaUpstream.String()},
+				Default: EtaExact.String(), OmitDefault: true,
+				Doc: "how each eta is drawn: exact, from its full conditional, or upstream, as upstream's sampler draws it (not the conditional of the model; for comparisons with upstream only)",
+			},
 		}, likelihoodParams()...),
 	}
 }
@@ -77,9 +91,13 @@ func (g GLLI) newChain(train *Matrix, k int) (chain, error) {
 	if err := g.Draw.check("GLLI", "Draw"); err != nil {
 		return nil, err
 	}
+	if g.EtaDraw != EtaExact && g.EtaDraw != EtaUpstream {
+		return nil, fmt.Errorf("bnmf: GLLI.EtaDraw is %v; want EtaExact (%q) or EtaUpstream (%q)", g.EtaDraw, EtaExact, EtaUpstream)
+	}
 	m, n := train.Dims()
 	pw := newLaplacePrior(m, k, 0).withInverseGaussian(a, b)
 	pz := newLaplacePrior(n, k, 0).withInverseGaussian(a, b)
+	pw.upstreamEta, pz.upstreamEta = g.EtaDraw == EtaUpstream, g.EtaDraw == EtaUpstream
 	c := newGibbsChain(train, k, lik, pw, pz)
 	if g.Draw == DrawRows {
 		if err := c.drawLinesAsBlocks("GLLI", true, true); err != nil {
@@ -87,4 +105,42 @@ func (g GLLI) newChain(train *Matrix, k int) (chain, error) {
 		}
 	}
 	return c, nil
+}
+
+// EtaDraw chooses how GLLI draws each entry's Laplace parameter eta_ik
+// given its variance lambda_ik.
+type EtaDraw int
+
+const (
+	// EtaExact draws eta_ik from its full conditional, GIG(1/2, A +
+	// lambda_ik, B), through its reciprocal, an inverse Gaussian. It is
+	// the zero value.
+	EtaExact EtaDraw = iota
+	// EtaUpstream draws eta_ik itself from the inverse Gaussian with mean
+	// sqrt((A + lambda_ik)/B) and shape A + lambda_ik, as upstream's
+	// sampler does: not a conditional of the model.
+	EtaUpstream
+)
+
+// String returns the draw's name, as a study config spells it: "exact"
+// or "upstream".
+func (d EtaDraw) String() string {
+	switch d {
+	case EtaExact:
+		return "exact"
+	case EtaUpstream:
+		return "upstream"
+	}
+	return fmt.Sprintf("EtaDraw(%d)", int(d))
+}
+
+// UnmarshalText sets d from its name, as String returns it.
+func (d *EtaDraw) UnmarshalText(text []byte) error {
+	for _, c := range []EtaDraw{EtaExact, EtaUpstream} {
+		if c.String() == string(text) {
+			*d = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown eta draw %q; want %q or %q", text, EtaExact, EtaUpstream)
 }

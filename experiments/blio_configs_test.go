@@ -59,6 +59,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-sparsity-gggw.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{16}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-gll.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gll-rows.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-glli-upstream.yaml", KindSparsity, "gdsc-ic50", []string{"GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gl21.yaml", KindSparsity, "gdsc-ic50", []string{"GL21"}, []int{6}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gvg.yaml", KindSparsity, "gdsc-ic50", []string{"GVG"}, []int{10}, 10, 120, 100, 1, fractions},
 		{"blio-gdsc-sparsity-gvng.yaml", KindSparsity, "gdsc-ic50", []string{"GVnG"}, []int{11}, 10, 120, 100, 1, fractions},
@@ -173,11 +174,15 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				gamma = 1e-30
 			}
 			want := withVolumeGamma(blioHyperparameters(muMu), gamma)
-			if strings.HasSuffix(tt.file, "-rows.yaml") {
-				// Upstream's own sampler: GLL's and GLLI's lines as blocks.
+			if strings.HasSuffix(tt.file, "-rows.yaml") || strings.HasSuffix(tt.file, "-upstream.yaml") {
+				// Upstream's own sampler: GLL's and GLLI's lines as blocks,
+				// and in -upstream GLLI's eta drawn as upstream draws it.
 				for _, m := range []string{"GLL", "GLLI"} {
 					want[m] = maps.Clone(want[m])
 					want[m]["draw"] = "rows"
+					if m == "GLLI" && strings.HasSuffix(tt.file, "-upstream.yaml") {
+						want[m]["eta_draw"] = "upstream"
+					}
 				}
 			}
 			checkBlioHyperparameters(t, cfg.Models, want)

@@ -16,7 +16,8 @@ import (
 // hyperparameters, as its bnmf.Spec lists them (for example lambda for
 // GEE; mu_mu, tau_mu, a, b, alpha_lambda and beta_lambda for GRRN;
 // alpha_sigma and beta_sigma for every Bayesian model; objective for
-// NMF; z_draw for GEG and draw for GLL and GLLI, entries or rows). An absent key
+// NMF; z_draw for GEG and draw for GLL and GLLI, entries or rows;
+// eta_draw for GLLI, exact or upstream). An absent key
 // keeps the model's default; a key that the model does not have is an
 // error.
 type ModelConfig struct {
