@@ -29,7 +29,10 @@ var _ Model = GGGW{}
 // The reference code's Psi_n has the uncentred sum_i x_i x_i^T in place
 // of the centred one, which is not the full conditional (it adds
 // n xbar xbar^T); this package uses the conjugate update above, which its
-// joint-distribution test checks. Rows are drawn as in GGG, at the same
+// joint-distribution test checks. With HyperDraw set to HyperUpstream
+// (hyper_draw: upstream in a study config) it uses the reference code's
+// Psi_n, to reproduce upstream's chains: that chain samples no stated
+// posterior, so it is for comparisons with upstream only. Rows are drawn as in GGG, at the same
 // cost, plus O((M + N) K^2 + K^3) per sweep for the hyperparameters.
 type GGGW struct {
 	// Mu0 is every entry of the hyperprior's mean vector (default 0).
@@ -43,6 +46,10 @@ type GGGW struct {
 	// W0 is the diagonal of the inverse-Wishart's scale matrix W0 I. Zero
 	// means 1.
 	W0 float64
+	// HyperDraw chooses the scatter in Psi_n: HyperExact (the zero
+	// value), centred, as the full conditional has it, or HyperUpstream,
+	// uncentred, as the reference code has it.
+	HyperDraw HyperDraw
 	Likelihood
 }
 
@@ -58,6 +65,12 @@ func gggwSpec() Spec {
 			{Key: "beta0", Field: "Beta0", Support: Positive, Default: "1", Doc: "the mean's covariance is Sigma/beta0"},
 			{Key: "v0", Field: "V0", Support: Positive, Default: "K", Doc: "degrees of freedom of the inverse-Wishart; above K - 1"},
 			{Key: "w0", Field: "W0", Support: Positive, Default: "1", Doc: "the inverse-Wishart's scale matrix is w0 times the identity"},
+			{
+				Key: "hyper_draw", Field: "HyperDraw", Support: Choice,
+				Choices: []string{HyperExact.String(), HyperUpstream.String()},
+				Default: HyperExact.String(), OmitDefault: true,
+				Doc: "how each side's mean and covariance are drawn: exact, from their full conditional, or upstream, with the reference code's uncentred scatter (not the conditional of the model; for comparisons with upstream only)",
+			},
 		}, likelihoodParams()...),
 	}
 }
@@ -82,7 +95,12 @@ func (g GGGW) newChain(train *Matrix, k int) (chain, error) {
 	if !(v0 > float64(k-1)) {
 		return nil, fmt.Errorf("bnmf: GGGW.V0 is %v; at rank %d it must exceed %d", v0, k, k-1)
 	}
-	return newMVNChain(train, k, lik, newNIWPrior(k, g.Mu0, beta0, v0, w0)), nil
+	if g.HyperDraw != HyperExact && g.HyperDraw != HyperUpstream {
+		return nil, fmt.Errorf("bnmf: GGGW.HyperDraw is %v; want HyperExact (%q) or HyperUpstream (%q)", g.HyperDraw, HyperExact, HyperUpstream)
+	}
+	prior := newNIWPrior(k, g.Mu0, beta0, v0, w0)
+	prior.uncentred = g.HyperDraw == HyperUpstream
+	return newMVNChain(train, k, lik, prior), nil
 }
 
 // niwPrior is GGGW's prior: N(mu_s, Lambda_s^-1) on the rows of side s,
@@ -92,6 +110,9 @@ type niwPrior struct {
 	mu0, beta0, v0, w0  float64
 	mu, lambda          [2][]float64 // each side's mean (K) and precision (K x K)
 	mean, psi, bt, chol []float64    // scratch: K, K x K, K x K, K x K
+	// uncentred sums the rows' uncentred scatter into Psi_n, as the
+	// reference code does (HyperUpstream).
+	uncentred bool
 }
 
 func newNIWPrior(k int, mu0, beta0, v0, w0 float64) *niwPrior {
@@ -140,12 +161,23 @@ func (p *niwPrior) conditional(x []float64) int {
 			p.mean[a] /= fn
 		}
 	}
-	for i := range n {
-		row := x[i*k : (i+1)*k]
-		for a := range k {
-			da := row[a] - p.mean[a]
-			for b := 0; b <= a; b++ {
-				p.psi[a*k+b] += da * (row[b] - p.mean[b])
+	if p.uncentred {
+		for i := range n {
+			row := x[i*k : (i+1)*k]
+			for a := range k {
+				for b := 0; b <= a; b++ {
+					p.psi[a*k+b] += row[a] * row[b]
+				}
+			}
+		}
+	} else {
+		for i := range n {
+			row := x[i*k : (i+1)*k]
+			for a := range k {
+				da := row[a] - p.mean[a]
+				for b := 0; b <= a; b++ {
+					p.psi[a*k+b] += da * (row[b] - p.mean[b])
+				}
 			}
 		}
 	}
@@ -261,3 +293,39 @@ func (*niwPrior) afterSides([]float64, []float64, *[2][]float64, *[2][]float64, 
 
 // sideName names side s for error messages.
 func sideName(s int) string { return [2]string{"W", "Z"}[s] }
+
+// HyperDraw chooses how GGGW draws each side's mean and covariance.
+type HyperDraw int
+
+const (
+	// HyperExact draws them from their full conditional, the
+	// Normal-inverse-Wishart with the rows' centred scatter. It is the
+	// zero value.
+	HyperExact HyperDraw = iota
+	// HyperUpstream puts the rows' uncentred scatter in its place, as the
+	// reference code does: not a conditional of the model.
+	HyperUpstream
+)
+
+// String returns the draw's name, as a study config spells it: "exact"
+// or "upstream".
+func (d HyperDraw) String() string {
+	switch d {
+	case HyperExact:
+		return "exact"
+	case HyperUpstream:
+		return "upstream"
+	}
+	return fmt.Sprintf("HyperDraw(%d)", int(d))
+}
+
+// UnmarshalText sets d from its name, as String returns it.
+func (d *HyperDraw) UnmarshalText(text []byte) error {
+	for _, c := range []HyperDraw{HyperExact, HyperUpstream} {
+		if c.String() == string(text) {
+			*d = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown hyperparameter draw %q; want %q or %q", text, HyperExact, HyperUpstream)
+}

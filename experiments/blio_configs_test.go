@@ -60,6 +60,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-sparsity-gll.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gll-rows.yaml", KindSparsity, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-glli-upstream.yaml", KindSparsity, "gdsc-ic50", []string{"GLLI"}, []int{10}, 10, 250, 200, 1, fractions},
+		{"blio-gdsc-sparsity-gggw-upstream.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{16}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-gl21.yaml", KindSparsity, "gdsc-ic50", []string{"GL21"}, []int{6}, 10, 250, 200, 1, fractions},
 		{"blio-gdsc-sparsity-gvg.yaml", KindSparsity, "gdsc-ic50", []string{"GVG"}, []int{10}, 10, 120, 100, 1, fractions},
 		{"blio-gdsc-sparsity-gvng.yaml", KindSparsity, "gdsc-ic50", []string{"GVnG"}, []int{11}, 10, 120, 100, 1, fractions},
@@ -174,7 +175,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				gamma = 1e-30
 			}
 			want := withVolumeGamma(blioHyperparameters(muMu), gamma)
-			if strings.HasSuffix(tt.file, "-rows.yaml") || strings.HasSuffix(tt.file, "-upstream.yaml") {
+			if strings.HasSuffix(tt.file, "-rows.yaml") || strings.HasSuffix(tt.file, "-glli-upstream.yaml") {
 				// Upstream's own sampler: GLL's and GLLI's lines as blocks,
 				// and in -upstream GLLI's eta drawn as upstream draws it.
 				for _, m := range []string{"GLL", "GLLI"} {
@@ -184,6 +185,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 						want[m]["eta_draw"] = "upstream"
 					}
 				}
+			}
+			if strings.HasSuffix(tt.file, "-gggw-upstream.yaml") {
+				// GGGW's hyperparameters drawn as the reference code does.
+				want["GGGW"] = maps.Clone(want["GGGW"])
+				want["GGGW"]["hyper_draw"] = "upstream"
 			}
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// The Poisson models read GDSC cast to integers, as upstream's
