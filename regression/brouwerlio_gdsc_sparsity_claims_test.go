@@ -189,6 +189,18 @@ func TestBrouwerLioClaimGDSCSparsitySixteen(t *testing.T) {
 	if math.Abs(glliRows.mean/glliEntries.mean-1) > 0.005 {
 		t.Errorf("GLLI at 0.9: %.1f drawn as blocks, %.1f by entries; the page says alike", glliRows.mean, glliEntries.mean)
 	}
+	// GGGW with the reference code's hyperparameter draw.
+	gggwUp := ourStats(t, loadCommittedStudy(t, "blio-gdsc-sparsity-gggw-upstream"), testMSEOf)
+	var upCells []string
+	for _, x := range []float64{0.8, 0.9} {
+		o, ex, th := at(t, gggwUp, "GGGW", 16, x), perK.get(t, "ours", "GGGW", x), perK.get(t, "theirs", "GGGW", x)
+		upCells = append(upCells, fmt.Sprintf("%s at %g (exact %s, theirs %s)", pm(o, 1), x, pm(ex, 1), pm(th, 1)))
+		// Most of the gap closed: less than a quarter of it left.
+		if left := (th.mean - o.mean) / (th.mean - ex.mean); left < 0 || left > 0.25 {
+			t.Errorf("GGGW at %g: upstream's draw leaves %.0f%% of the gap to theirs; the page says it accounts for most", x, 100*left)
+		}
+	}
+	requireOnPage(t, 24, sec, "ours rises to "+strings.Join(upCells, " and ")+", the rest of the way")
 	// With upstream's eta draw too, ours matches theirs at every fraction.
 	upstream := ourStats(t, loadCommittedStudy(t, "blio-gdsc-sparsity-glli-upstream"), testMSEOf)
 	var cells []string
