@@ -107,9 +107,6 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-ml1m-nested-cv-geg-rows", KindNestedCV, "movielens-1m", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 120, 100, 1},
 		{"blio-ml1m-nested-cv-gll-rows", KindNestedCV, "movielens-1m", []string{"GLL"}, []int{6, 7, 8}, 5, 100, 80, 1},
 		{"blio-ccle-ic50-nested-cv-geg-rows", KindNestedCV, "ccle-ic50", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
-		// GGGW with the reference code's hyperparameter draw, on the
-		// values cast to integers.
-		{"blio-ccle-ec50-nested-cv-gggw-upstream", KindNestedCV, "ccle-ec50", []string{"GGGW"}, []int{1, 2, 3}, 5, 250, 200, 1},
 		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
 		{"blio-ml100k-model-selection", KindModelSelection, "movielens-100k", msML, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
 		{"blio-ml100k-model-selection-nmf", KindModelSelection, "movielens-100k", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 300, 0, 1},
@@ -177,16 +174,12 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 				want["GLL"] = maps.Clone(want["GLL"])
 				want["GLL"]["draw"] = "rows"
 			}
-			if strings.HasSuffix(tt.file, "-gggw-upstream") {
-				want["GGGW"] = maps.Clone(want["GGGW"])
-				want["GGGW"]["hyper_draw"] = "upstream"
-			}
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// A Poisson model reads the drug-sensitivity data cast to
 			// integers, as upstream's loader reads them; nothing else is cast.
 			wantCast := ""
 			if (slices.ContainsFunc(tt.models, func(m string) bool { return m == "PGG" || m == "PGGG" }) && !strings.HasPrefix(tt.dataset, "movielens")) ||
-				tt.file == "blio-ccle-ic50-nested-cv-geg-rows" || tt.file == "blio-ccle-ec50-nested-cv-gggw-upstream" {
+				tt.file == "blio-ccle-ic50-nested-cv-geg-rows" {
 				wantCast = CastInteger
 			}
 			if cfg.Dataset.Cast != wantCast {
