@@ -309,23 +309,13 @@ const (
 
 // String returns the draw's name, as a study config spells it: "exact"
 // or "upstream".
-func (d HyperDraw) String() string {
-	switch d {
-	case HyperExact:
-		return "exact"
-	case HyperUpstream:
-		return "upstream"
-	}
-	return fmt.Sprintf("HyperDraw(%d)", int(d))
-}
+func (d HyperDraw) String() string { return choiceName(d, "HyperDraw", "exact", "upstream") }
 
 // UnmarshalText sets d from its name, as String returns it.
 func (d *HyperDraw) UnmarshalText(text []byte) error {
-	for _, c := range []HyperDraw{HyperExact, HyperUpstream} {
-		if c.String() == string(text) {
-			*d = c
-			return nil
-		}
+	c, err := parseChoice[HyperDraw](text, "hyperparameter draw", HyperExact.String(), HyperUpstream.String())
+	if err == nil {
+		*d = c
 	}
-	return fmt.Errorf("unknown hyperparameter draw %q; want %q or %q", text, HyperExact, HyperUpstream)
+	return err
 }

@@ -124,23 +124,13 @@ const (
 
 // String returns the draw's name, as a study config spells it: "exact"
 // or "upstream".
-func (d EtaDraw) String() string {
-	switch d {
-	case EtaExact:
-		return "exact"
-	case EtaUpstream:
-		return "upstream"
-	}
-	return fmt.Sprintf("EtaDraw(%d)", int(d))
-}
+func (d EtaDraw) String() string { return choiceName(d, "EtaDraw", "exact", "upstream") }
 
 // UnmarshalText sets d from its name, as String returns it.
 func (d *EtaDraw) UnmarshalText(text []byte) error {
-	for _, c := range []EtaDraw{EtaExact, EtaUpstream} {
-		if c.String() == string(text) {
-			*d = c
-			return nil
-		}
+	c, err := parseChoice[EtaDraw](text, "eta draw", EtaExact.String(), EtaUpstream.String())
+	if err == nil {
+		*d = c
 	}
-	return fmt.Errorf("unknown eta draw %q; want %q or %q", text, EtaExact, EtaUpstream)
+	return err
 }

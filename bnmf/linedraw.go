@@ -27,25 +27,15 @@ const (
 
 // String returns the draw's name, as a study config spells it: "entries"
 // or "rows".
-func (d LineDraw) String() string {
-	switch d {
-	case DrawEntries:
-		return "entries"
-	case DrawRows:
-		return "rows"
-	}
-	return fmt.Sprintf("LineDraw(%d)", int(d))
-}
+func (d LineDraw) String() string { return choiceName(d, "LineDraw", "entries", "rows") }
 
 // UnmarshalText sets d from its name, as String returns it.
 func (d *LineDraw) UnmarshalText(text []byte) error {
-	for _, c := range []LineDraw{DrawEntries, DrawRows} {
-		if c.String() == string(text) {
-			*d = c
-			return nil
-		}
+	c, err := parseChoice[LineDraw](text, "line draw", DrawEntries.String(), DrawRows.String())
+	if err == nil {
+		*d = c
 	}
-	return fmt.Errorf("unknown line draw %q; want %q or %q", text, DrawEntries, DrawRows)
+	return err
 }
 
 // check returns an error that names the model and its field unless d is

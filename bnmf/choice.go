@@ -1,0 +1,29 @@
+package bnmf
+
+import "fmt"
+
+// choiceName returns the name of the choice c among names (indexed by
+// its value), as a study config spells it, or type(c) for a value with
+// no name. It serves the String methods of the two-valued options
+// (LineDraw, EtaDraw, HyperDraw).
+func choiceName[T ~int](c T, typ string, names ...string) string {
+	if c >= 0 && int(c) < len(names) {
+		return names[c]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(c))
+}
+
+// parseChoice returns the choice whose name among names is text, or an
+// error naming what (such as "line draw") and the names. It serves their
+// UnmarshalText methods.
+func parseChoice[T ~int](text []byte, what string, names ...string) (T, error) {
+	for i, n := range names {
+		if n == string(text) {
+			return T(i), nil
+		}
+	}
+	if len(names) == 2 {
+		return 0, fmt.Errorf("unknown %s %q; want %q or %q", what, text, names[0], names[1])
+	}
+	return 0, fmt.Errorf("unknown %s %q; want one of %q", what, text, names)
+}
