@@ -31,15 +31,21 @@ const findingsPage = "../results/brouwer-lio/findings.md"
 // heading "## Claim n:" to the next heading of that level.
 func claimSection(t *testing.T, n int) string {
 	t.Helper()
-	b, err := os.ReadFile(findingsPage)
+	return pageSection(t, findingsPage, fmt.Sprintf("## Claim %d:", n))
+}
+
+// pageSection returns the section of the Markdown page at path that
+// starts with the line prefix head, up to the next heading of that level.
+func pageSection(t *testing.T, path, head string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := string(b)
-	head := fmt.Sprintf("\n## Claim %d:", n)
-	i := strings.Index(page, head)
+	i := strings.Index(page, "\n"+head)
 	if i < 0 {
-		t.Fatalf("%s has no heading %q", findingsPage, strings.TrimSpace(head))
+		t.Fatalf("%s has no heading %q", path, head)
 	}
 	sec := page[i+1:]
 	if j := strings.Index(sec, "\n## "); j >= 0 {

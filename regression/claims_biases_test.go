@@ -3,7 +3,6 @@ package regression
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -125,19 +124,7 @@ func TestClaimsBiasesNoise(t *testing.T) {
 // "against the bias baseline, with offsets" holds text verbatim.
 func requireOnResultsPage(t *testing.T, text string) {
 	t.Helper()
-	b, err := os.ReadFile("../results/README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b)
-	i := strings.Index(page, "\n## Beyond the paper: against the bias baseline, with offsets")
-	if i < 0 {
-		t.Fatal("results/README.md has no section against the bias baseline, with offsets")
-	}
-	sec := page[i+1:]
-	if j := strings.Index(sec, "\n## "); j >= 0 {
-		sec = sec[:j]
-	}
+	sec := pageSection(t, "../results/README.md", "## Beyond the paper: against the bias baseline, with offsets")
 	if !strings.Contains(sec, text) {
 		t.Errorf("results/README.md's section against the bias baseline does not say what the records give:\n%s", text)
 	}
