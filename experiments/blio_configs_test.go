@@ -84,10 +84,12 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
 		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GL21", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-pgg.yaml", KindConvergence, "gdsc-ic50", poisson, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence-geg-rows.yaml", KindConvergence, "gdsc-ic50", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
 		// Per-model K: GLL 3, the others 2 (GGG and GL21 too), NMF 1 (20
 		// iterations); GGGA 4, GGGW 5, PGG and PGGG 1 (thinning 2); GVG 3,
 		// GVnG 2 (120 sweeps, burn-in 100, thinning 1).
 		{"blio-ml100k-sparsity.yaml", KindSparsity, "movielens-100k", slices.Concat(mlBayesian[:8], []string{"GGG", "GL21"}, mlBayesian[8:]), []int{2, 3}, 10, 250, 200, 2, mlFractions},
+		{"blio-ml100k-sparsity-geg-rows.yaml", KindSparsity, "movielens-100k", []string{"GEG"}, []int{2, 3}, 10, 250, 200, 2, mlFractions},
 		{"blio-ml100k-sparsity-ggga.yaml", KindSparsity, "movielens-100k", []string{"GGGA"}, []int{4}, 10, 250, 200, 2, mlFractions},
 		{"blio-ml100k-sparsity-gggw.yaml", KindSparsity, "movielens-100k", []string{"GGGW"}, []int{5}, 10, 250, 200, 2, mlFractions},
 		{"blio-ml100k-sparsity-gvg.yaml", KindSparsity, "movielens-100k", []string{"GVG"}, []int{3}, 10, 120, 100, 1, mlFractions},
@@ -97,9 +99,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		// Same K: 5, thinning 1, NMF 500 iterations, the volume priors 150
 		// sweeps with burn-in 100; ten and twenty repeats.
 		{"blio-ml100k-sparsity-samek.yaml", KindSparsity, "movielens-100k", mlSameK, []int{5}, 10, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-geg-rows.yaml", KindSparsity, "movielens-100k", []string{"GEG"}, []int{5}, 10, 250, 200, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-gvg.yaml", KindSparsity, "movielens-100k", volume, []int{5}, 10, 150, 100, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 10, 500, 0, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-20.yaml", KindSparsity, "movielens-100k", mlSameK, []int{5}, 20, 250, 200, 1, mlFractions},
+		{"blio-ml100k-sparsity-samek-20-geg-rows.yaml", KindSparsity, "movielens-100k", []string{"GEG"}, []int{5}, 20, 250, 200, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-20-gvg.yaml", KindSparsity, "movielens-100k", volume, []int{5}, 20, 150, 100, 1, mlFractions},
 		{"blio-ml100k-sparsity-samek-20-nmf.yaml", KindSparsity, "movielens-100k", nmf, []int{5}, 20, 500, 0, 1, mlFractions},
 		// Noise at K = 2: GEE, GEEA and GL21 run 250 iterations, GTT,
@@ -108,12 +112,14 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		// run 70 (burn-in 50). PGG and PGGG cannot run in a noise study.
 		{"blio-ml100k-noise.yaml", KindNoise, "movielens-100k", slices.Concat([]string{"GEE", "GEEA", "GL21"}, mlBayesian[8:]), []int{2}, 10, 250, 200, 2, ratios},
 		{"blio-ml100k-noise-100.yaml", KindNoise, "movielens-100k", []string{"GTT", "GTTN", "GEG", "GGGU", "GGG"}, []int{2}, 10, 100, 80, 1, ratios},
+		{"blio-ml100k-noise-100-geg-rows.yaml", KindNoise, "movielens-100k", []string{"GEG"}, []int{2}, 10, 100, 80, 1, ratios},
 		{"blio-ml100k-noise-ggga.yaml", KindNoise, "movielens-100k", []string{"GGGA"}, []int{4}, 10, 100, 80, 1, ratios},
 		{"blio-ml100k-noise-gggw.yaml", KindNoise, "movielens-100k", []string{"GGGW"}, []int{5}, 10, 100, 80, 1, ratios},
 		{"blio-ml100k-noise-gvg.yaml", KindNoise, "movielens-100k", []string{"GVG"}, []int{3}, 10, 70, 50, 1, ratios},
 		{"blio-ml100k-noise-gvng.yaml", KindNoise, "movielens-100k", []string{"GVnG"}, []int{2}, 10, 70, 50, 1, ratios},
 		{"blio-ml100k-noise-nmf.yaml", KindNoise, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, ratios},
 		{"blio-ml100k-convergence.yaml", KindConvergence, "movielens-100k", mlConvergence, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-ml100k-convergence-geg-rows.yaml", KindConvergence, "movielens-100k", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
 	}
 	var matched []string
 	for _, pattern := range []string{"blio-*-sparsity*.yaml", "blio-*-noise*.yaml", "blio-*-convergence*.yaml"} {
@@ -176,8 +182,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 			}
 			want := withVolumeGamma(blioHyperparameters(muMu), gamma)
 			if strings.HasSuffix(tt.file, "-rows.yaml") || strings.HasSuffix(tt.file, "-glli-upstream.yaml") {
-				// Upstream's own sampler: GLL's and GLLI's lines as blocks,
-				// and in -upstream GLLI's eta drawn as upstream draws it.
+				// Upstream's own sampler: GEG's columns of Z and GLL's and
+				// GLLI's lines as blocks, and in -upstream GLLI's eta drawn
+				// as upstream draws it.
+				want["GEG"] = maps.Clone(want["GEG"])
+				want["GEG"]["z_draw"] = "rows"
 				for _, m := range []string{"GLL", "GLLI"} {
 					want[m] = maps.Clone(want[m])
 					want[m]["draw"] = "rows"
