@@ -84,6 +84,8 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-noise-nmf.yaml", KindNoise, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, ratios},
 		{"blio-gdsc-convergence.yaml", KindConvergence, "gdsc-ic50", slices.Concat([]string{"GEE", "GTT", "GTTN", "GGG", "GGGA", "GGGW", "GVG", "GVnG", "GEEA", "GEG", "GGGU", "GLL", "GLLI", "GL21", "GRRN", "NMF"}, bayesian[4:]), []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-pgg.yaml", KindConvergence, "gdsc-ic50", poisson, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence-gll-rows.yaml", KindConvergence, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence-glli-upstream.yaml", KindConvergence, "gdsc-ic50", []string{"GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-geg-rows.yaml", KindConvergence, "gdsc-ic50", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
 		// Per-model K: GLL 3, the others 2 (GGG and GL21 too), NMF 1 (20
 		// iterations); GGGA 4, GGGW 5, PGG and PGGG 1 (thinning 2); GVG 3,
@@ -119,6 +121,8 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-ml100k-noise-gvng.yaml", KindNoise, "movielens-100k", []string{"GVnG"}, []int{2}, 10, 70, 50, 1, ratios},
 		{"blio-ml100k-noise-nmf.yaml", KindNoise, "movielens-100k", nmf, []int{1}, 10, 20, 0, 1, ratios},
 		{"blio-ml100k-convergence.yaml", KindConvergence, "movielens-100k", mlConvergence, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-ml100k-convergence-gll-rows.yaml", KindConvergence, "movielens-100k", []string{"GLL", "GLLI"}, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-ml100k-convergence-glli-upstream.yaml", KindConvergence, "movielens-100k", []string{"GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-geg-rows.yaml", KindConvergence, "movielens-100k", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
 	}
 	var matched []string
