@@ -7,8 +7,6 @@ package regression
 import (
 	"math"
 	"testing"
-
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // gdscObservedVariance is the population variance of GDSC IC50's 79,259
@@ -37,7 +35,7 @@ var blioNoiseRatios = []float64{0.1, 0.2, 0.5, 1, 2, 5, 10}
 // other at every ratio in both, within 1% in ours; GEE at K = 8 and
 // ratio 2 is 4,712 ± 32 in ours and 2,765 ± 25 in theirs.
 func TestBrouwerLioClaimNoise(t *testing.T) {
-	ours := ourStatsOn(t, loadCommittedStudy(t, "blio-gdsc-noise"), 10, testMSEOf, func(c experiments.Cell) float64 { return c.NoiseRatio })
+	ours := ourStatsOn(t, loadCommittedStudy(t, "blio-gdsc-noise"), 10, testMSEOf, noiseRatioOf)
 	theirs := theirStats(t, "noise", "drug_sensitivity_gdsc", "MSE")
 	type span struct{ lo, hi float64 }
 	grow := func(s span, x float64) span { return span{math.Min(s.lo, x), math.Max(s.hi, x)} }

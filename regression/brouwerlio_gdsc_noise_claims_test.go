@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // gdscNoiseModels are the Gaussian-likelihood models of their noise
@@ -30,7 +28,7 @@ var gdscNoiseModels = []struct {
 // apart from its range on the other.
 func TestBrouwerLioClaimGDSCNoiseSixteen(t *testing.T) {
 	sec := claimSection(t, 27)
-	nr := func(c experiments.Cell) float64 { return c.NoiseRatio }
+	nr := noiseRatioOf
 	ours := make(map[blioKey]meanSE)
 	for _, name := range []string{"blio-gdsc-noise", "blio-gdsc-noise-geea", "blio-gdsc-noise-geg", "blio-gdsc-noise-gggw",
 		"blio-gdsc-noise-gll", "blio-gdsc-noise-gl21", "blio-gdsc-noise-gvg", "blio-gdsc-noise-gvng"} {

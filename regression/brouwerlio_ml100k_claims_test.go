@@ -82,6 +82,8 @@ func tableRow(cells ...string) string { return "| " + strings.Join(cells, " | ")
 
 func fractionOf(c experiments.Cell) float64 { return c.Fraction }
 
+func noiseRatioOf(c experiments.Cell) float64 { return c.NoiseRatio }
+
 // ml100kSameK are the models both sides ran at K = 5 in the same-K
 // sparsity study on MovieLens 100K, in the page's order: the most robust
 // to sparsity first.

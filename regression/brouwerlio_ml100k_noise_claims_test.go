@@ -70,7 +70,7 @@ func truncatedNoise(sd float64) (mean, meanSq float64) {
 // the records and required on the page.
 func TestBrouwerLioClaimML100KNoise(t *testing.T) {
 	sec := claimSection(t, 13)
-	nr := func(c experiments.Cell) float64 { return c.NoiseRatio }
+	nr := noiseRatioOf
 	ours := make(map[blioKey]meanSE)
 	var man experiments.Manifest
 	for _, name := range []string{"blio-ml100k-noise", "blio-ml100k-noise-100", "blio-ml100k-noise-nmf"} {
