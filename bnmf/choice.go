@@ -1,6 +1,9 @@
 package bnmf
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // choiceName returns the name of the choice c among names (indexed by
 // its value), as a study config spells it, or type(c) for a value with
@@ -26,4 +29,24 @@ func parseChoice[T ~int](text []byte, what string, names ...string) (T, error) {
 		return 0, fmt.Errorf("unknown %s %q; want %q or %q", what, text, names[0], names[1])
 	}
 	return 0, fmt.Errorf("unknown %s %q; want one of %q", what, text, names)
+}
+
+// checkChoice returns nil if c is one of the choices, or else an error
+// that names the model, its field, the value c and the allowed values,
+// each by its Go constant (consts, indexed by value) and its name as a
+// study config spells it (its String). It serves the constructors of the
+// models that take such an option, so that a value outside the names (a
+// Go caller's LineDraw(7)) is refused in one wording.
+func checkChoice[T interface {
+	~int
+	String() string
+}](c T, model, field string, consts ...string) error {
+	if c >= 0 && int(c) < len(consts) {
+		return nil
+	}
+	want := make([]string, len(consts))
+	for i, k := range consts {
+		want[i] = fmt.Sprintf("%s (%q)", k, T(i).String())
+	}
+	return fmt.Errorf("bnmf: %s.%s is %v; want %s", model, field, c, strings.Join(want, " or "))
 }

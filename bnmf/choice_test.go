@@ -55,3 +55,29 @@ func TestChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestChoiceRefused checks that each model constructor refuses a value of
+// a two-valued option outside its names, with an error that names the
+// model, the field, the value and the allowed values.
+func TestChoiceRefused(t *testing.T) {
+	train, _, _ := planted(t, 6, 5, 2, 0.8, 0.3, 29)
+	for _, tc := range []struct {
+		name  string
+		model Model
+		want  string
+	}{
+		{"LineDraw", GEG{ZDraw: 2}, `bnmf: GEG.ZDraw is LineDraw(2); want DrawEntries ("entries") or DrawRows ("rows")`},
+		{"EtaDraw", GLLI{EtaDraw: 7}, `bnmf: GLLI.EtaDraw is EtaDraw(7); want EtaExact ("exact") or EtaUpstream ("upstream")`},
+		{"HyperDraw", GGGW{HyperDraw: -1}, `bnmf: GGGW.HyperDraw is HyperDraw(-1); want HyperExact ("exact") or HyperUpstream ("upstream")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.model.newChain(train, 2)
+			if err == nil {
+				t.Fatalf("%#v was accepted", tc.model)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error %q, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -95,8 +95,8 @@ func (g GGGW) newChain(train *Matrix, k int) (chain, error) {
 	if !(v0 > float64(k-1)) {
 		return nil, fmt.Errorf("bnmf: GGGW.V0 is %v; at rank %d it must exceed %d", v0, k, k-1)
 	}
-	if g.HyperDraw != HyperExact && g.HyperDraw != HyperUpstream {
-		return nil, fmt.Errorf("bnmf: GGGW.HyperDraw is %v; want HyperExact (%q) or HyperUpstream (%q)", g.HyperDraw, HyperExact, HyperUpstream)
+	if err := checkChoice(g.HyperDraw, "GGGW", "HyperDraw", "HyperExact", "HyperUpstream"); err != nil {
+		return nil, err
 	}
 	prior := newNIWPrior(k, g.Mu0, beta0, v0, w0)
 	prior.uncentred = g.HyperDraw == HyperUpstream

@@ -91,8 +91,8 @@ func (g GLLI) newChain(train *Matrix, k int) (chain, error) {
 	if err := g.Draw.check("GLLI", "Draw"); err != nil {
 		return nil, err
 	}
-	if g.EtaDraw != EtaExact && g.EtaDraw != EtaUpstream {
-		return nil, fmt.Errorf("bnmf: GLLI.EtaDraw is %v; want EtaExact (%q) or EtaUpstream (%q)", g.EtaDraw, EtaExact, EtaUpstream)
+	if err := checkChoice(g.EtaDraw, "GLLI", "EtaDraw", "EtaExact", "EtaUpstream"); err != nil {
+		return nil, err
 	}
 	m, n := train.Dims()
 	pw := newLaplacePrior(m, k, 0).withInverseGaussian(a, b)

@@ -41,11 +41,7 @@ func (d *LineDraw) UnmarshalText(text []byte) error {
 // check returns an error that names the model and its field unless d is
 // DrawEntries or DrawRows.
 func (d LineDraw) check(model, field string) error {
-	switch d {
-	case DrawEntries, DrawRows:
-		return nil
-	}
-	return fmt.Errorf("bnmf: %s.%s is %v; want DrawEntries (%q) or DrawRows (%q)", model, field, d, DrawEntries, DrawRows)
+	return checkChoice(d, model, field, "DrawEntries", "DrawRows")
 }
 
 // lineDrawParam is the Param of a LineDraw field, with the given config
