@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/bnmf"
+	"github.com/bnmf-lab/bnmf/internal/brouwerlio"
 )
 
 // TestBrouwerLioConfigs checks the configs of Brouwer & Lio's sparsity,
@@ -167,24 +170,14 @@ func TestBrouwerLioConfigs(t *testing.T) {
 			if tt.kind == KindNoise && cfg.NoiseHoldout != 0.1 {
 				t.Errorf("noise holdout %v; upstream trains on 90%% of the observed entries", cfg.NoiseHoldout)
 			}
-			// Upstream's hyperparameters, written out in each config.
-			muMu := any(0)
-			if tt.kind == KindConvergence {
-				muMu = 0.1
+			// Upstream's hyperparameters, written out in each config: in a
+			// -samek config those of its experiment where every model has
+			// K = 5 (the volume prior's gamma differs on MovieLens 100K).
+			experiment := ""
+			if strings.Contains(tt.file, "-samek") {
+				experiment = brouwerlio.SameKPrefix
 			}
-			// The volume prior's gamma: upstream's convergence scripts use
-			// 1e-50 on both datasets, its others as its cross-validation
-			// (1e-30 on GDSC, 1 on MovieLens) but for its per-model-K
-			// sparsity and noise scripts on MovieLens 100K, which use 1e-30
-			// (its same-K ones keep 1).
-			gamma := blioVolumeGamma(tt.dataset)
-			switch {
-			case tt.kind == KindConvergence:
-				gamma = 1e-50
-			case tt.dataset == "movielens-100k" && !strings.Contains(tt.file, "-samek"):
-				gamma = 1e-30
-			}
-			want := withVolumeGamma(blioHyperparameters(muMu), gamma)
+			want := blioHyperparameters(tt.kind, experiment, tt.dataset)
 			if strings.HasSuffix(tt.file, "-rows.yaml") || strings.HasSuffix(tt.file, "-glli-upstream.yaml") {
 				// Upstream's own sampler: GEG's columns of Z and GLL's and
 				// GLLI's lines as blocks, and in -upstream GLLI's eta drawn
@@ -237,48 +230,35 @@ func TestBrouwerLioConfigs(t *testing.T) {
 }
 
 // blioHyperparameters returns, by model name, Brouwer & Lio's
-// hyperparameters as our configs write them out, with GTTN's mu_mu
-// gttnMuMu (0 in most of their scripts, 0.1 in some). Each value has the
-// type the YAML decoder gives it (int for a whole number).
-func blioHyperparameters(gttnMuMu any) map[string]map[string]any {
-	return map[string]map[string]any{
-		"GEE":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GTT":  {"mu": 0, "tau": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GTTN": {"mu_mu": gttnMuMu, "tau_mu": 0.1, "a": 1, "b": 1, "alpha_sigma": 1, "beta_sigma": 1},
-		"NMF":  {"objective": "i-divergence"},
-		"GEEA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GEG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GGGU": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GLL":  {"eta": math.Sqrt(10), "alpha_sigma": 1, "beta_sigma": 1},
-		"GLLI": {"alpha_sigma": 1, "beta_sigma": 1},
-		"GGG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GGGA": {"alpha0": 1, "beta0": 1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GGGW": {"mu0": 0, "beta0": 1, "w0": 1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GL21": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"PGG":  {"a": 1, "b": 1},
-		"PGGG": {"a": 1, "ap": 1, "bp": 1},
-		// GVG and GVnG take gamma from upstream's script of each dataset
-		// (blioVolumeGamma); the rest is the same everywhere.
-		"GVG":  {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
-		"GVnG": {"lambda": 0.1, "alpha_sigma": 1, "beta_sigma": 1},
+// hyperparameters (brouwerlio.Hyperparameters) in their experiment of the
+// study of kind on dataset, as our configs write them out: NMF's
+// objective among them, and each number with the type the YAML decoder
+// gives it (int for a whole number). A model they did not run, or ran at
+// no hyperparameters of its own (the averaging baselines), is absent: its
+// config keeps our defaults.
+func blioHyperparameters(kind, experiment, dataset string) map[string]map[string]any {
+	study := map[string]string{KindNestedCV: "cross_validation", KindModelSelection: "model_selection"}[kind]
+	if study == "" {
+		study = kind // sparsity, noise, convergence and runtime: the same names
 	}
-}
-
-// blioVolumeGamma returns the gamma of the volume prior (GVG, GVnG) in
-// upstream's cross-validation scripts of dataset.
-func blioVolumeGamma(dataset string) any {
-	return map[string]any{
-		"gdsc-ic50": 1e-30, "ccle-ic50": 1e-10, "ccle-ec50": 1e-10,
-		"movielens-100k": 1, "movielens-1m": 1,
-	}[dataset]
-}
-
-// withVolumeGamma returns want with gamma set for GVG and GVnG.
-func withVolumeGamma(want map[string]map[string]any, gamma any) map[string]map[string]any {
-	for _, m := range []string{"GVG", "GVnG"} {
-		w := maps.Clone(want[m])
-		w["gamma"] = gamma
-		want[m] = w
+	want := make(map[string]map[string]any)
+	for _, spec := range bnmf.Specs() {
+		h, objective, ok := brouwerlio.Hyperparameters(study, experiment, dataset, spec.Name)
+		if !ok || (len(h) == 0 && objective == "") {
+			continue
+		}
+		w := make(map[string]any, len(h)+1)
+		for k, v := range h {
+			if v == math.Trunc(v) {
+				w[k] = int(v)
+			} else {
+				w[k] = v
+			}
+		}
+		if objective != "" {
+			w["objective"] = objective
+		}
+		want[spec.Name] = w
 	}
 	return want
 }

@@ -154,20 +154,10 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 					cfg.Name, cfg.Kind, cfg.Dataset.Name, names, cfg.Ranks, cfg.Repeats, cfg.Sweeps, cfg.BurnIn, cfg.Thin,
 					tt.file, tt.kind, tt.dataset, tt.models, tt.ranks, tt.repeats, tt.sweeps, tt.burnIn, tt.thin)
 			}
-			// Upstream's hyperparameters, written out (GTTN's mu_mu is 0.1
-			// in its runtime scripts and 0 in the others).
-			muMu := any(0)
-			if tt.kind == KindRuntime {
-				muMu = 0.1
-			}
-			want := withVolumeGamma(blioHyperparameters(muMu), blioVolumeGamma(tt.dataset))
-			if tt.kind == KindRuntime {
-				// Upstream's runtime scripts: the volume prior's gamma 1e-50
-				// and GGGW's v0 50.
-				want = withVolumeGamma(want, 1e-50)
-				want["GGGW"] = maps.Clone(want["GGGW"])
-				want["GGGW"]["v0"] = 50
-			}
+			// Upstream's hyperparameters, written out (its runtime scripts
+			// set GTTN's mu_mu, GGGW's v0 and the volume prior's gamma
+			// apart; see brouwerlio.Hyperparameters).
+			want := blioHyperparameters(tt.kind, "", tt.dataset)
 			if strings.HasSuffix(tt.file, "-rows") {
 				want["GEG"] = maps.Clone(want["GEG"])
 				want["GEG"]["z_draw"] = "rows"

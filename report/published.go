@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/bnmf-lab/bnmf/internal/brouwerlio"
 )
 
 // Brouwer & Lio's published numbers. Their repository publishes every
@@ -160,7 +162,7 @@ func publishedFor(s *StudySummary, study string) (*published, error) {
 	// Their hyperparameters differ between experiments only in whether
 	// every model has K = 5 (sameK_): "" stands for the others.
 	if !slices.ContainsFunc(s.Models, func(m string) bool {
-		return sameHyperparameters(s, study, "", m) || sameHyperparameters(s, study, sameKPrefix, m)
+		return sameHyperparameters(s, study, "", m) || sameHyperparameters(s, study, brouwerlio.SameKPrefix, m)
 	}) {
 		return nil, nil // no need to read the table
 	}
