@@ -13,8 +13,8 @@ import (
 // factors, the priors' hyperparameters, sigma^2 and the residuals
 // a_mn - w_m . z_n of the observed entries in row-major order, which keep
 // a sweep at O(|Omega| K). With a real-valued prior a side may instead
-// draw each line as a block (drawLinesAsBlocks; GEG's ZDraw and GLL's
-// Draw).
+// draw each line as a block (drawLinesAsBlocks; GEG's, GVG's and GVnG's
+// ZDraw and GLL's Draw).
 type gibbsChain struct {
 	factorization
 	sides      *[2]factorSide

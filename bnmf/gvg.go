@@ -27,6 +27,13 @@ var _ Model = GVG{}
 // check the conditionals against numerical integration and that a pass
 // over W leaves p(W | Z, sigma^2, A) invariant. W needs at least K + 1
 // rows. The factors are real.
+//
+// ZDraw chooses how Z is drawn: by default (DrawEntries) entry by entry,
+// as GGGU; with DrawRows (z_draw: rows in a study config) each column z_n
+// as a block from its K-dimensional normal full conditional, as
+// upstream's sampler draws it (see GEG). Both leave the posterior
+// invariant; they mix differently when the columns of W are nearly
+// parallel, as the volume prior favours.
 type GVG struct {
 	// Gamma is the weight of det(W^T W). Zero means 1, the value of
 	// upstream's MovieLens and methylation experiments (its drug
@@ -34,6 +41,10 @@ type GVG struct {
 	Gamma float64
 	// Lambda is the precision of the Gaussian priors on Z. Zero means 0.1.
 	Lambda float64
+	// ZDraw chooses how the columns of Z are drawn: DrawEntries (the
+	// zero value) or DrawRows, each as a block. W is drawn entry by
+	// entry either way.
+	ZDraw LineDraw
 	Likelihood
 }
 
@@ -53,15 +64,17 @@ func volumeParams() []Param {
 	return []Param{
 		{Key: "gamma", Field: "Gamma", Support: Positive, Default: "1", Doc: "weight of det(W^T W) in the volume prior on W"},
 		{Key: "lambda", Field: "Lambda", Support: Positive, Default: "0.1", Doc: "precision of the Gaussian priors on Z"},
+		lineDrawParam("z_draw", "ZDraw", "how Z is drawn: entries, one at a time, or rows, each column of Z as a block from its multivariate normal conditional (upstream's sampler)"),
 	}
 }
 
 func (g GVG) newChain(train *Matrix, k int) (chain, error) {
-	return newVolumeChain("GVG", g.Gamma, g.Lambda, g.Likelihood, true, train, k)
+	return newVolumeChain("GVG", g.Gamma, g.Lambda, g.ZDraw, g.Likelihood, true, train, k)
 }
 
-// newVolumeChain returns the chain of GVG (real) or GVnG.
-func newVolumeChain(name string, gamma, lambda float64, l Likelihood, real bool, train *Matrix, k int) (chain, error) {
+// newVolumeChain returns the chain of GVG (real) or GVnG, with the
+// columns of Z drawn as zDraw says.
+func newVolumeChain(name string, gamma, lambda float64, zDraw LineDraw, l Likelihood, real bool, train *Matrix, k int) (chain, error) {
 	lik, err := l.resolved(name)
 	if err != nil {
 		return nil, err
@@ -73,6 +86,9 @@ func newVolumeChain(name string, gamma, lambda float64, l Likelihood, real bool,
 	if err := positive(name, "Lambda", lambda); err != nil {
 		return nil, err
 	}
+	if err := zDraw.check(name, "ZDraw"); err != nil {
+		return nil, err
+	}
 	vp := newVolumePrior(k, gamma, real)
 	var pw prior = vp
 	if real {
@@ -80,5 +96,10 @@ func newVolumeChain(name string, gamma, lambda float64, l Likelihood, real bool,
 	}
 	c := newGibbsChain(train, k, lik, pw, gaussianPrior{lambda: lambda})
 	vp.x = c.w
+	if zDraw == DrawRows {
+		if err := c.drawLinesAsBlocks(name, false, true); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }

@@ -3,8 +3,9 @@ package bnmf
 import "fmt"
 
 // LineDraw chooses how the Gibbs sampler of a model with real-valued
-// priors (GEG's Z, GLL's and GLLI's W and Z) draws a line of a factor: a
-// row of W, or the K entries z_1n, ..., z_Kn of column n of Z. Either way
+// priors (GEG's, GVG's and GVnG's Z, GLL's and GLLI's W and Z) draws a
+// line of a factor: a row of W, or the K entries z_1n, ..., z_Kn of
+// column n of Z. Either way
 // the chain has the model's posterior as its stationary law; the ways
 // differ in how fast the chain moves through it and in the cost of a
 // sweep.

@@ -16,7 +16,7 @@ import (
 // hyperparameters, as its bnmf.Spec lists them (for example lambda for
 // GEE; mu_mu, tau_mu, a, b, alpha_lambda and beta_lambda for GRRN;
 // alpha_sigma and beta_sigma for every Bayesian model; objective for
-// NMF; z_draw for GEG and draw for GLL and GLLI, entries or rows;
+// NMF; z_draw for GEG, GVG and GVnG and draw for GLL and GLLI, entries or rows;
 // eta_draw for GLLI and hyper_draw for GGGW, exact or upstream). An absent key
 // keeps the model's default; a key that the model does not have is an
 // error.
