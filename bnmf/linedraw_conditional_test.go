@@ -63,12 +63,19 @@ func TestConditionalBlockDraw(t *testing.T) {
 		{"GLL/Z4", GLL{Draw: DrawRows}, 1, 4, 0.2},
 		{"GLLI/W1", GLLI{Draw: DrawRows}, 0, 1, 0.2},
 		{"GLLI/Z4", GLLI{Draw: DrawRows}, 1, 4, 0.2},
+		{"GVnG/Z0/correlated", GVnG{ZDraw: DrawRows}, 1, 0, 0.3},
+		{"GVG/Z4", GVG{Lambda: 0.5, ZDraw: DrawRows}, 1, 4, 0.3},
 	}
 	var maxZ, maxWrong float64
 	for ci, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gibbsChainOf(t, tc.model, data, k)
-			if _, isGEG := tc.model.(GEG); c.sides[0].block == isGEG || !c.sides[1].block {
+			var wBlocks bool
+			switch tc.model.(type) {
+			case GLL, GLLI:
+				wBlocks = true
+			}
+			if c.sides[0].block != wBlocks || !c.sides[1].block {
 				t.Fatalf("blocks: W %v, Z %v; want Z by blocks and W only for GLL and GLLI", c.sides[0].block, c.sides[1].block)
 			}
 			copy(c.w, w)

@@ -9,18 +9,18 @@ import (
 	"testing"
 )
 
-// Tests of the chains with block draws of GEG's columns of Z (ZDraw
-// DrawRows) and GLL's and GLLI's rows of W and columns of Z (Draw
-// DrawRows): the joint-distribution test with the harness of
-// geweke_uni_test.go, bit-identical chains for any number of workers and
-// the errors of a bad LineDraw, with the helpers and wrong samplers they
-// and the test of a single draw against its closed form
+// Tests of the chains with block draws of GEG's, GVG's and GVnG's
+// columns of Z (ZDraw DrawRows) and GLL's and GLLI's rows of W and
+// columns of Z (Draw DrawRows): the joint-distribution test with the
+// harness of geweke_uni_test.go, bit-identical chains for any number of
+// workers and the errors of a bad LineDraw, with the helpers and wrong
+// samplers they and the test of a single draw against its closed form
 // (linedraw_conditional_test.go) share.
 
-// blockDrawModels are GEG, GLL and GLLI with their lines drawn as
-// blocks, at default hyperparameters.
+// blockDrawModels are GEG, GLL, GLLI, GVG and GVnG with their lines
+// drawn as blocks, at default hyperparameters.
 func blockDrawModels() []Model {
-	return []Model{GEG{ZDraw: DrawRows}, GLL{Draw: DrawRows}, GLLI{Draw: DrawRows}}
+	return []Model{GEG{ZDraw: DrawRows}, GLL{Draw: DrawRows}, GLLI{Draw: DrawRows}, GVG{ZDraw: DrawRows}, GVnG{ZDraw: DrawRows}}
 }
 
 // modelLabel names model in a subtest: its name, followed by its line
@@ -38,6 +38,14 @@ func modelLabel(m Model) string {
 	case GLLI:
 		if m.Draw != DrawEntries {
 			return m.Name() + "/draw=" + m.Draw.String()
+		}
+	case GVG:
+		if m.ZDraw != DrawEntries {
+			return m.Name() + "/z_draw=" + m.ZDraw.String()
+		}
+	case GVnG:
+		if m.ZDraw != DrawEntries {
+			return m.Name() + "/z_draw=" + m.ZDraw.String()
 		}
 	case Biased:
 		if l := modelLabel(m.Model); l != m.Model.Name() {
@@ -225,6 +233,12 @@ func TestBlockDrawWorkers(t *testing.T) {
 				case GLLI:
 					m.Draw = DrawEntries
 					entries = m
+				case GVG:
+					m.ZDraw = DrawEntries
+					entries = m
+				case GVnG:
+					m.ZDraw = DrawEntries
+					entries = m
 				default:
 					return
 				}
@@ -252,6 +266,8 @@ func TestLineDrawErrors(t *testing.T) {
 		{GEG{ZDraw: 7}, "bnmf: GEG.ZDraw is LineDraw(7); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
 		{GLL{Draw: -1}, "bnmf: GLL.Draw is LineDraw(-1); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
 		{GLLI{Draw: 2}, "bnmf: GLLI.Draw is LineDraw(2); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
+		{GVG{ZDraw: 3}, "bnmf: GVG.ZDraw is LineDraw(3); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
+		{GVnG{ZDraw: -2}, "bnmf: GVnG.ZDraw is LineDraw(-2); want DrawEntries (\"entries\") or DrawRows (\"rows\")"},
 	} {
 		if _, err := tc.model.newChain(train, 2); err == nil || err.Error() != tc.want {
 			t.Errorf("%#v: error %v, want %q", tc.model, err, tc.want)
@@ -261,7 +277,8 @@ func TestLineDrawErrors(t *testing.T) {
 		name string
 		key  string
 		want Model
-	}{{"GEG", "z_draw", GEG{ZDraw: DrawRows}}, {"GLL", "draw", GLL{Draw: DrawRows}}, {"GLLI", "draw", GLLI{Draw: DrawRows}}} {
+	}{{"GEG", "z_draw", GEG{ZDraw: DrawRows}}, {"GLL", "draw", GLL{Draw: DrawRows}}, {"GLLI", "draw", GLLI{Draw: DrawRows}},
+		{"GVG", "z_draw", GVG{ZDraw: DrawRows}}, {"GVnG", "z_draw", GVnG{ZDraw: DrawRows}}} {
 		spec, _ := Lookup(tc.name)
 		if m, err := spec.Configure(map[string]any{tc.key: "rows"}); err != nil || m != tc.want {
 			t.Errorf("%s %s: rows configured %#v (%v)", tc.name, tc.key, m, err)

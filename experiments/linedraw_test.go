@@ -7,12 +7,12 @@ import (
 	"github.com/bnmf-lab/bnmf/bnmf"
 )
 
-// TestLineDrawConfig checks GEG's z_draw and GLL's and GLLI's draw in a
-// study config: set to entries, the default, the hash is that of a config
-// that does not set them, so that stored studies keep theirs; set to
-// rows, the hash changes and the model draws its lines as blocks; any
-// other value, or the key on a model without it, is an error that names
-// the model entry and the key.
+// TestLineDrawConfig checks GEG's, GVG's and GVnG's z_draw and GLL's and
+// GLLI's draw in a study config: set to entries, the default, the hash is
+// that of a config that does not set them, so that stored studies keep
+// theirs; set to rows, the hash changes and the model draws its lines as
+// blocks; any other value, or the key on a model without it, is an error
+// that names the model entry and the key.
 func TestLineDrawConfig(t *testing.T) {
 	src := func(models string) string {
 		return "kind: sparsity\ndataset:\n  name: synthetic\n  synthetic: {rows: 20, cols: 30, rank: 2, density: 0.3, noise_std: 0.5, seed: 7}\n" +
@@ -34,6 +34,8 @@ func TestLineDrawConfig(t *testing.T) {
 		{"GLL", "{name: GLL", "draw", bnmf.GLL{Draw: bnmf.DrawRows}},
 		{"GEG+b", "{name: GEG, biases: true", "z_draw", bnmf.Biased{Model: bnmf.GEG{ZDraw: bnmf.DrawRows}}},
 		{"GLLI", "{name: GLLI", "draw", bnmf.GLLI{Draw: bnmf.DrawRows}},
+		{"GVG", "{name: GVG, gamma: 0.5", "z_draw", bnmf.GVG{Gamma: 0.5, ZDraw: bnmf.DrawRows}},
+		{"GVnG", "{name: GVnG, gamma: 1.0e-30", "z_draw", bnmf.GVnG{Gamma: 1e-30, ZDraw: bnmf.DrawRows}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plain := parse(tc.model + "}")
@@ -57,7 +59,7 @@ func TestLineDrawConfig(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseConfig("bad.yaml", []byte(src("{name: GEE, z_draw: rows}"))); err == nil || !strings.Contains(err.Error(), "GEE has no hyperparameter z_draw (it applies to [GEG])") {
+	if _, err := ParseConfig("bad.yaml", []byte(src("{name: GEE, z_draw: rows}"))); err == nil || !strings.Contains(err.Error(), "GEE has no hyperparameter z_draw (it applies to [GVG GVnG GEG])") {
 		t.Errorf("z_draw on GEE gave error %v", err)
 	}
 }
