@@ -75,6 +75,8 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		// sweeps with burn-in 100.
 		{"blio-gdsc-sparsity-samek-gggw.yaml", KindSparsity, "gdsc-ic50", []string{"GGGW"}, []int{5}, 10, 250, 200, 2, fractions},
 		{"blio-gdsc-sparsity-samek-gvg.yaml", KindSparsity, "gdsc-ic50", volume, []int{5}, 10, 120, 100, 1, fractions},
+		{"blio-gdsc-sparsity-samek-gvng-rows.yaml", KindSparsity, "gdsc-ic50", []string{"GVnG"}, []int{5}, 10, 120, 100, 1, fractions},
+		{"blio-gdsc-sparsity-samek-gvng-rows-half.yaml", KindSparsity, "gdsc-ic50", []string{"GVnG"}, []int{5}, 10, 120, 100, 1, fractions},
 		{"blio-gdsc-sparsity-nmf.yaml", KindSparsity, "gdsc-ic50", nmf, []int{4, 5}, 10, 1000, 0, 1, fractions},
 		{"blio-gdsc-noise.yaml", KindNoise, "gdsc-ic50", bayesian, []int{5, 8, 9}, 10, 250, 200, 2, ratios},
 		{"blio-gdsc-noise-geea.yaml", KindNoise, "gdsc-ic50", []string{"GEEA", "GGGA"}, []int{5, 10}, 10, 250, 200, 2, ratios},
@@ -90,6 +92,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-gdsc-convergence-gll-rows.yaml", KindConvergence, "gdsc-ic50", []string{"GLL", "GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-glli-upstream.yaml", KindConvergence, "gdsc-ic50", []string{"GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-gdsc-convergence-geg-rows.yaml", KindConvergence, "gdsc-ic50", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
+		// GVnG with upstream's block draws of Z (-rows) and with half of
+		// upstream's gamma too (-rows-half), one change at a time from
+		// the studies above.
+		{"blio-gdsc-convergence-gvng-rows.yaml", KindConvergence, "gdsc-ic50", []string{"GVnG"}, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-gdsc-convergence-gvng-rows-half.yaml", KindConvergence, "gdsc-ic50", []string{"GVnG"}, []int{20}, 10, 200, 180, 1, nil},
 		// Per-model K: GLL 3, the others 2 (GGG and GL21 too), NMF 1 (20
 		// iterations); GGGA 4, GGGW 5, PGG and PGGG 1 (thinning 2); GVG 3,
 		// GVnG 2 (120 sweeps, burn-in 100, thinning 1).
@@ -127,6 +134,8 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-ml100k-convergence-gll-rows.yaml", KindConvergence, "movielens-100k", []string{"GLL", "GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-glli-upstream.yaml", KindConvergence, "movielens-100k", []string{"GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-geg-rows.yaml", KindConvergence, "movielens-100k", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-ml100k-convergence-gvng-rows.yaml", KindConvergence, "movielens-100k", []string{"GVnG"}, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-ml100k-convergence-gvng-rows-half.yaml", KindConvergence, "movielens-100k", []string{"GVnG"}, []int{20}, 10, 200, 180, 1, nil},
 	}
 	var matched []string
 	for _, pattern := range []string{"blio-*-sparsity*.yaml", "blio-*-noise*.yaml", "blio-*-convergence*.yaml"} {
@@ -192,6 +201,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 					}
 				}
 			}
+			want = withGVnGVariant(strings.TrimSuffix(tt.file, ".yaml"), want)
 			if strings.HasSuffix(tt.file, "-gggw-upstream.yaml") {
 				// GGGW's hyperparameters drawn as the reference code does.
 				want["GGGW"] = maps.Clone(want["GGGW"])
@@ -285,4 +295,31 @@ func checkBlioHyperparameters(t *testing.T, models []ModelConfig, want map[strin
 			}
 		}
 	}
+}
+
+// withGVnGVariant returns want with GVnG's hyperparameters as the
+// config named name (without .yaml) changes them from upstream's: in a
+// -gvng-rows config each column of Z drawn as a block (z_draw: rows), and
+// in a -gvng-rows-half or -gvng-half one half of upstream's gamma, the
+// weight of upstream's conditionals.
+func withGVnGVariant(name string, want map[string]map[string]any) map[string]map[string]any {
+	rows := strings.Contains(name, "-gvng-rows")
+	half := strings.HasSuffix(name, "-gvng-rows-half") || strings.HasSuffix(name, "-gvng-half")
+	if !rows && !half {
+		return want
+	}
+	w := maps.Clone(want["GVnG"])
+	if rows {
+		w["z_draw"] = "rows"
+	}
+	if half {
+		switch g := w["gamma"].(type) {
+		case int:
+			w["gamma"] = float64(g) / 2
+		case float64:
+			w["gamma"] = g / 2
+		}
+	}
+	want["GVnG"] = w
+	return want
 }

@@ -88,6 +88,11 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-ml100k-nested-cv-gggw", KindNestedCV, "movielens-100k", []string{"GGGW"}, []int{1, 2, 3, 4, 5, 6, 7}, 5, 200, 180, 1},
 		{"blio-ml100k-nested-cv-gvg", KindNestedCV, "movielens-100k", []string{"GVG"}, []int{2, 3, 4}, 5, 100, 80, 1},
 		{"blio-ml100k-nested-cv-gvng", KindNestedCV, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
+		// GVnG with upstream's block draws of Z (-rows), half of
+		// upstream's gamma (-half), and both (-rows-half).
+		{"blio-ml100k-nested-cv-gvng-rows", KindNestedCV, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
+		{"blio-ml100k-nested-cv-gvng-half", KindNestedCV, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
+		{"blio-ml100k-nested-cv-gvng-rows-half", KindNestedCV, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
 		{"blio-ml1m-nested-cv-ggg", KindNestedCV, "movielens-1m", []string{"GGG"}, []int{3, 4, 5, 6, 7}, 5, 120, 100, 1},
 		{"blio-ml1m-nested-cv-ggga", KindNestedCV, "movielens-1m", []string{"GGGA"}, []int{7, 8, 9, 10}, 5, 120, 100, 1},
 		{"blio-ml1m-nested-cv-gggw", KindNestedCV, "movielens-1m", []string{"GGGW"}, []int{12, 13, 14}, 5, 120, 100, 1},
@@ -100,6 +105,7 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-model-selection-gvg", KindModelSelection, "gdsc-ic50", volume, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 100, 90, 1},
 		{"blio-gdsc-model-selection-pgg", KindModelSelection, "gdsc-ic50", poisson, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
 		{"blio-ml100k-model-selection-gvg", KindModelSelection, "movielens-100k", volume, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 100, 80, 1},
+		{"blio-ml100k-model-selection-gvng-rows-half", KindModelSelection, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 100, 80, 1},
 		// Upstream's block draws of GEG's Z and GLL's lines, one change
 		// from the studies above (the CCLE one on the cast values).
 		{"blio-gdsc-model-selection-rows", KindModelSelection, "gdsc-ic50", []string{"GEG"}, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 200, 180, 2},
@@ -164,6 +170,7 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 				want["GLL"] = maps.Clone(want["GLL"])
 				want["GLL"]["draw"] = "rows"
 			}
+			want = withGVnGVariant(tt.file, want)
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// A Poisson model reads the drug-sensitivity data cast to
 			// integers, as upstream's loader reads them; nothing else is cast.
