@@ -120,10 +120,11 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-gdsc-runtime-pgg", KindRuntime, "gdsc-ic50", poisson, []int{5, 10, 20, 50}, 3, 100, 0, 1},
 		{"blio-ml100k-runtime", KindRuntime, "movielens-100k", rtML, []int{5, 10, 20, 50}, 3, 10, 0, 1},
 	}
-	// The -integer configs read files derived from these datasets;
-	// TestBrouwerLioIntegerConfigs checks them against their twins.
+	// The -integer configs (and the -integer-gggw-upstream one) read
+	// files derived from these datasets; TestBrouwerLioIntegerConfigs
+	// checks them against their twins.
 	n, _ := filepath.Glob(filepath.Join("..", "configs", "blio-*-[nmr][eou][sdn]*.yaml"))
-	n = slices.DeleteFunc(n, func(f string) bool { return strings.HasSuffix(f, "-integer.yaml") })
+	n = slices.DeleteFunc(n, func(f string) bool { return strings.Contains(f, "-integer") })
 	if len(n) != len(tests) {
 		t.Errorf("%d configs match blio-*-{nested-cv,model-selection,runtime}*.yaml, the test checks %d", len(n), len(tests))
 	}
@@ -243,6 +244,30 @@ func TestBrouwerLioIntegerConfigs(t *testing.T) {
 			cast.BurnIn != real.BurnIn || cast.Thin != real.Thin || cast.Seed != real.Seed || cast.Coverage != real.Coverage {
 			t.Errorf("%s differs from its twin in kind, ranks, repeats, sweeps, burn-in, thinning, seed or coverage", name)
 		}
+	}
+	// CCLE EC50 as they read it, GGGW alone with its hyperparameters drawn
+	// as the reference code draws them: the -integer study's GGGW but for
+	// hyper_draw, and the same data and settings.
+	up, err := LoadConfig(filepath.Join("..", "configs", "blio-ccle-ec50-nested-cv-integer-gggw-upstream.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := LoadConfig(filepath.Join("..", "configs", "blio-ccle-ec50-nested-cv-integer.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(twin.Models, func(m ModelConfig) bool { return m.Name == "GGGW" })
+	if i < 0 || len(up.Models) != 1 || up.Models[0].Name != "GGGW" {
+		t.Fatalf("-integer-gggw-upstream: models %v; want GGGW alone, as in its twin", up.Models)
+	}
+	want := maps.Clone(twin.Models[i].Hyperparameters)
+	want["hyper_draw"] = "upstream"
+	if fmt.Sprint(up.Models[0].Hyperparameters) != fmt.Sprint(want) {
+		t.Errorf("-integer-gggw-upstream: GGGW %v, want %v", up.Models[0].Hyperparameters, want)
+	}
+	if up.Dataset != twin.Dataset || up.Kind != twin.Kind || !slices.Equal(up.Ranks, twin.Ranks) || up.Repeats != twin.Repeats || up.Sweeps != twin.Sweeps ||
+		up.BurnIn != twin.BurnIn || up.Thin != twin.Thin || up.Seed != twin.Seed || up.Coverage != twin.Coverage {
+		t.Errorf("-integer-gggw-upstream differs from its twin in data, kind, ranks, repeats, sweeps, burn-in, thinning, seed or coverage")
 	}
 }
 
