@@ -134,6 +134,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 		{"blio-ml100k-convergence-gll-rows.yaml", KindConvergence, "movielens-100k", []string{"GLL", "GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-glli-upstream.yaml", KindConvergence, "movielens-100k", []string{"GLLI"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-geg-rows.yaml", KindConvergence, "movielens-100k", []string{"GEG"}, []int{20}, 10, 200, 180, 1, nil},
+		{"blio-ml100k-convergence-gvg-rows.yaml", KindConvergence, "movielens-100k", []string{"GVG"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-gvng-rows.yaml", KindConvergence, "movielens-100k", []string{"GVnG"}, []int{20}, 10, 200, 180, 1, nil},
 		{"blio-ml100k-convergence-gvng-rows-half.yaml", KindConvergence, "movielens-100k", []string{"GVnG"}, []int{20}, 10, 200, 180, 1, nil},
 	}
@@ -202,6 +203,11 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				}
 			}
 			want = withGVnGVariant(strings.TrimSuffix(tt.file, ".yaml"), want)
+			if strings.HasSuffix(tt.file, "-gvg-rows.yaml") {
+				// GVG's columns of Z drawn as blocks, as upstream's are.
+				want["GVG"] = maps.Clone(want["GVG"])
+				want["GVG"]["z_draw"] = "rows"
+			}
 			if strings.HasSuffix(tt.file, "-gggw-upstream.yaml") {
 				// GGGW's hyperparameters drawn as the reference code does.
 				want["GGGW"] = maps.Clone(want["GGGW"])
