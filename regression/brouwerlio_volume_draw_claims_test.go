@@ -1,0 +1,157 @@
+package regression
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The test in this file checks what claims 21, 23 and 24 of
+// results/brouwer-lio/findings.md say of the studies that rerun GVnG and
+// GVG with upstream's block draws of Z (and GVnG with half of upstream's
+// gamma, the weight of upstream's conditionals), and GGGW on CCLE EC50
+// with the reference code's hyperparameter draw, each beside the study
+// it repeats and their published numbers.
+
+// TestBrouwerLioClaimVolumeDraw checks them: GVnG's nested
+// cross-validation on MovieLens 100K under the four samplers (inner folds
+// per K, outer folds, chosen K) and its model selection with both
+// changes; GVnG's same-K sparsity on GDSC under each draw; the
+// convergence traces of GVnG and GVG under each; GGGW on CCLE EC50 with
+// upstream's hyperparameter draw.
+func TestBrouwerLioClaimVolumeDraw(t *testing.T) {
+	sec21, sec23, sec24 := claimSection(t, 21), claimSection(t, 23), claimSection(t, 24)
+	mean := func(xs []float64) float64 { return newMeanSE(xs).mean }
+
+	// Claim 21: GVnG on MovieLens 100K, nested cross-validation.
+	variants := []struct{ label, study string }{
+		{"by entries", "blio-ml100k-nested-cv-gvng"},
+		{"half the gamma", "blio-ml100k-nested-cv-gvng-half"},
+		{"as blocks", "blio-ml100k-nested-cv-gvng-rows"},
+		{"as blocks, half the gamma", "blio-ml100k-nested-cv-gvng-rows-half"},
+	}
+	theirInner := theirInnerFits(t, "movielens_100K", "GVnG", 25)
+	theirOuter := newMeanSE(theirOuterFolds(t, "movielens_100K", "MSE")["GVnG"])
+	theirK := theirOuterFolds(t, "movielens_100K", "chosen_K")["GVnG"]
+	table := tableHead("GVnG on MovieLens 100K", "inner folds, K = 1", "K = 2", "K = 3", "outer folds", "outer − theirs, in standard errors of the difference", "chosen K")
+	outer := make(map[string]meanSE)
+	for _, v := range variants {
+		test, _ := innerFits(t, 25, "GVnG", v.study)
+		o := newMeanSE(ourOuterFolds(t, v.study)["GVnG"])
+		outer[v.label] = o
+		table += tableRow("ours, "+v.label, pm(newMeanSE(test[1]), 3), pm(newMeanSE(test[2]), 3), pm(newMeanSE(test[3]), 3), pm(o, 3),
+			fmt.Sprintf("%+.1f", zDiff(o, theirOuter)), listK(ourChosenK(t, v.study)["GVnG"]))
+	}
+	table += tableRow("theirs", pm(newMeanSE(theirInner[1]), 3), pm(newMeanSE(theirInner[2]), 3), pm(newMeanSE(theirInner[3]), 3), pm(theirOuter, 3), "", listK(theirK))
+	requireOnPage(t, 21, sec21, table)
+	both, blocks, half := outer["as blocks, half the gamma"], outer["as blocks"], outer["half the gamma"]
+	requireOnPage(t, 21, sec21, fmt.Sprintf("Drawn as blocks, as upstream draws Z, and with half the gamma, the weight of upstream's conditionals, our GVnG scores %s against their %s (%+.1f standard errors of the difference), choosing K = %s as theirs do; as blocks alone %s (%+.1f); with half the gamma alone %s (%+.1f), as by entries",
+		pm(both, 3), pm(theirOuter, 3), zDiff(both, theirOuter), listK(ourChosenK(t, "blio-ml100k-nested-cv-gvng-rows-half")["GVnG"]),
+		pm(blocks, 3), zDiff(blocks, theirOuter), pm(half, 3), zDiff(half, theirOuter)))
+	// Model selection with both changes, every K against theirs.
+	ms, msTheirs := selectionBoth(t, "movielens_100K", []string{"blio-ml100k-model-selection-gvng-rows-half"})
+	var worst float64
+	var lowest, theirLowest int
+	lo, tlo := math.Inf(1), math.Inf(1)
+	for k, v := range ms {
+		th := msTheirs[k]
+		worst = max(worst, math.Abs(zDiff(v, th)))
+		if v.mean < lo {
+			lo, lowest = v.mean, k.k
+		}
+		if th.mean < tlo {
+			tlo, theirLowest = th.mean, k.k
+		}
+	}
+	if lowest != theirLowest {
+		t.Errorf("model selection: our lowest at K = %d, theirs at %d; the page says the same K", lowest, theirLowest)
+	}
+	requireOnPage(t, 21, sec21, fmt.Sprintf("in the model selection with both changes ([blio-ml100k-model-selection-gvng-rows-half](../blio-ml100k-model-selection-gvng-rows-half/README.md)) every K from 1 to 15 is within %.1f standard errors of the difference of theirs, and K = %d is the lowest on both sides", worst, lowest))
+
+	// Claim 21: GGGW on CCLE EC50 with upstream's hyperparameter draw.
+	exact, _ := innerFits(t, 25, "GGGW", "blio-ccle-ec50-nested-cv-integer")
+	upstream, _ := innerFits(t, 25, "GGGW", "blio-ccle-ec50-nested-cv-integer-gggw-upstream")
+	gwTheirs := theirInnerFits(t, "drug_sensitivity_ccle_ec", "GGGW", 20)
+	up := newMeanSE(ourOuterFolds(t, "blio-ccle-ec50-nested-cv-integer-gggw-upstream")["GGGW"])
+	ex := newMeanSE(ourOuterFolds(t, "blio-ccle-ec50-nested-cv-integer")["GGGW"])
+	th := newMeanSE(theirOuterFolds(t, "drug_sensitivity_ccle_ec", "MSE")["GGGW"])
+	var share []string
+	for k := 1; k <= 3; k++ {
+		share = append(share, fmt.Sprintf("%.0f%%", 100*(mean(upstream[k])-mean(exact[k]))/(mean(gwTheirs[k])-mean(exact[k]))))
+	}
+	requireOnPage(t, 21, sec21, fmt.Sprintf("With the reference code's hyperparameter draw (`hyper_draw: upstream`, [blio-ccle-ec50-nested-cv-integer-gggw-upstream](../blio-ccle-ec50-nested-cv-integer-gggw-upstream/README.md)) our GGGW as they read the data scores %s against their %s (%+.1f standard errors of the difference; %s with the exact draw), choosing K = %s; its inner folds at K = 1, 2 and 3 are %.3f, %.3f and %.3f against their %.3f, %.3f and %.3f (%.3f, %.3f and %.3f with the exact draw): the draw makes %s of the gap at the three K",
+		pm(up, 3), pm(th, 3), zDiff(up, th), pm(ex, 3), listK(ourChosenK(t, "blio-ccle-ec50-nested-cv-integer-gggw-upstream")["GGGW"]),
+		mean(upstream[1]), mean(upstream[2]), mean(upstream[3]), mean(gwTheirs[1]), mean(gwTheirs[2]), mean(gwTheirs[3]),
+		mean(exact[1]), mean(exact[2]), mean(exact[3]), andList(share)))
+
+	// Claim 23: the convergence traces of GVnG and GVG under each draw.
+	conv := tableHead("dataset", "model", "draw", "it. 10 ours", "theirs", "it. 200 ours", "theirs", "ours against theirs at 200",
+		"within 2% of the final value from (ours, theirs)")
+	type traceRow struct{ dataset, experiment, model, draw, study string }
+	rows := []traceRow{
+		{"GDSC", "drug_sensitivity_gdsc", "GVnG", "by entries", "blio-gdsc-convergence"},
+		{"GDSC", "drug_sensitivity_gdsc", "GVnG", "as blocks", "blio-gdsc-convergence-gvng-rows"},
+		{"GDSC", "drug_sensitivity_gdsc", "GVnG", "as blocks, half the gamma", "blio-gdsc-convergence-gvng-rows-half"},
+		{"MovieLens 100K", "movielens_100K", "GVnG", "by entries", "blio-ml100k-convergence"},
+		{"MovieLens 100K", "movielens_100K", "GVnG", "as blocks", "blio-ml100k-convergence-gvng-rows"},
+		{"MovieLens 100K", "movielens_100K", "GVnG", "as blocks, half the gamma", "blio-ml100k-convergence-gvng-rows-half"},
+		{"MovieLens 100K", "movielens_100K", "GVG", "by entries", "blio-ml100k-convergence"},
+		{"MovieLens 100K", "movielens_100K", "GVG", "as blocks", "blio-ml100k-convergence-gvg-rows"},
+	}
+	type ended struct {
+		gap             float64
+		settled, theirs int
+	}
+	got := make(map[string]ended)
+	for _, r := range rows {
+		c := newConvergenceTraces(t, r.experiment, r.study)
+		d := map[string]int{"GDSC": 1, "MovieLens 100K": 4}[r.dataset]
+		o, their := c.settled(r.model)
+		conv += tableRow(r.dataset, r.model, r.draw, pm(c.our(r.model, 10), d), fmt.Sprintf("%.*f", d, c.their(r.model, 10)),
+			pm(c.our(r.model, 200), d), fmt.Sprintf("%.*f", d, c.their(r.model, 200)), fmt.Sprintf("%+.1f%%", c.gap(r.model)), fmt.Sprintf("%d, %d", o, their))
+		got[strings.Join([]string{r.dataset, r.model, r.draw}, " ")] = ended{c.gap(r.model), o, their}
+	}
+	requireOnPage(t, 23, sec23, conv)
+	g, m, v := got["GDSC GVnG as blocks"], got["MovieLens 100K GVnG as blocks"], got["MovieLens 100K GVG as blocks"]
+	requireOnPage(t, 23, sec23, fmt.Sprintf("Drawn as blocks, as upstream draws Z, our GVnG ends %+.1f%% from theirs on GDSC and %+.1f%% on MovieLens 100K, settling at %d and %d against their %d and %d, and our GVG on MovieLens 100K %+.1f%%, settling at %d against their %d",
+		g.gap, m.gap, g.settled, m.settled, g.theirs, m.theirs, v.gap, v.settled, v.theirs))
+
+	// Claim 24: GVnG at K = 5 on GDSC, each draw beside theirs.
+	fractions := blioFractions
+	entries := ourStats(t, loadCommittedStudy(t, "blio-gdsc-sparsity-samek-gvg"), testMSEOf)
+	rowsDraw := ourStats(t, loadCommittedStudy(t, "blio-gdsc-sparsity-samek-gvng-rows"), testMSEOf)
+	rowsHalf := ourStats(t, loadCommittedStudy(t, "blio-gdsc-sparsity-samek-gvng-rows-half"), testMSEOf)
+	theirs := theirStats(t, "sparsity", "sameK_drug_sensitivity_gdsc", "MSE")
+	sp := tableHead("unobserved", "by entries", "as blocks", "as blocks, half the gamma", "theirs", "as blocks − theirs, in standard errors of the difference")
+	var zs []float64
+	for _, f := range fractions {
+		b, th := at(t, rowsDraw, "GVnG", 5, f), at(t, theirs, "GVnG", 5, f)
+		zs = append(zs, zDiff(b, th))
+		sp += tableRow(fmt.Sprint(f), pm(at(t, entries, "GVnG", 5, f), 1), pm(b, 1), pm(at(t, rowsHalf, "GVnG", 5, f), 1), pm(th, 1), fmt.Sprintf("%+.1f", zDiff(b, th)))
+	}
+	requireOnPage(t, 24, sec24, sp)
+	var worst08 float64
+	for _, r := range loadCommittedStudy(t, "blio-gdsc-sparsity-samek-gvg").Records {
+		if r.Cell.Model == "GVnG" && r.Cell.Fraction == 0.8 {
+			worst08 = max(worst08, r.Metrics.TestMSE)
+		}
+	}
+	requireOnPage(t, 24, sec24, fmt.Sprintf("By entries one repeat at 0.8 ends at %s", thousands(worst08)))
+	requireOnPage(t, 24, sec24, fmt.Sprintf("drawn as blocks, as upstream draws Z, ours is %s at 0.9 against their %s, and %s to %+.1f standard errors of the difference from theirs over the fractions",
+		pm(at(t, rowsDraw, "GVnG", 5, 0.9), 1), pm(at(t, theirs, "GVnG", 5, 0.9), 1), pctSign(slices.Min(zs)), slices.Max(zs)))
+}
+
+// pctSign prints x with one decimal and its sign.
+func pctSign(x float64) string { return fmt.Sprintf("%+.1f", x) }
+
+// thousands prints x rounded to an integer with commas between
+// thousands.
+func thousands(x float64) string {
+	d := fmt.Sprintf("%.0f", x)
+	for i := len(d) - 3; i > 0; i -= 3 {
+		d = d[:i] + "," + d[i:]
+	}
+	return d
+}
