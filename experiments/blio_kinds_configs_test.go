@@ -113,6 +113,9 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-ml1m-nested-cv-geg-rows", KindNestedCV, "movielens-1m", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 120, 100, 1},
 		{"blio-ml1m-nested-cv-gll-rows", KindNestedCV, "movielens-1m", []string{"GLL"}, []int{6, 7, 8}, 5, 100, 80, 1},
 		{"blio-ccle-ic50-nested-cv-geg-rows", KindNestedCV, "ccle-ic50", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
+		{"blio-ccle-ic50-nested-cv-geg-rows-real", KindNestedCV, "ccle-ic50", []string{"GEG"}, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
+		{"blio-ccle-ic50-nested-cv-gll-rows", KindNestedCV, "ccle-ic50", []string{"GLL", "GLLI"}, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
+		{"blio-ccle-ic50-nested-cv-glli-upstream", KindNestedCV, "ccle-ic50", []string{"GLLI"}, []int{3, 4, 5, 6, 7}, 5, 250, 200, 1},
 		{"blio-gdsc-model-selection-nmf", KindModelSelection, "gdsc-ic50", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15, 20, 30}, 10, 1000, 0, 1},
 		{"blio-ml100k-model-selection", KindModelSelection, "movielens-100k", msML, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 200, 180, 1},
 		{"blio-ml100k-model-selection-nmf", KindModelSelection, "movielens-100k", nmf, []int{1, 2, 3, 4, 6, 8, 10, 15}, 10, 300, 0, 1},
@@ -165,11 +168,18 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 			// set GTTN's mu_mu, GGGW's v0 and the volume prior's gamma
 			// apart; see brouwerlio.Hyperparameters).
 			want := blioHyperparameters(tt.kind, "", tt.dataset)
-			if strings.HasSuffix(tt.file, "-rows") {
+			if strings.HasSuffix(tt.file, "-rows") || strings.HasSuffix(tt.file, "-rows-real") || strings.HasSuffix(tt.file, "-glli-upstream") {
+				// Upstream's block draws; in -glli-upstream GLLI's eta
+				// drawn as upstream draws it too.
 				want["GEG"] = maps.Clone(want["GEG"])
 				want["GEG"]["z_draw"] = "rows"
-				want["GLL"] = maps.Clone(want["GLL"])
-				want["GLL"]["draw"] = "rows"
+				for _, m := range []string{"GLL", "GLLI"} {
+					want[m] = maps.Clone(want[m])
+					want[m]["draw"] = "rows"
+				}
+				if strings.HasSuffix(tt.file, "-glli-upstream") {
+					want["GLLI"]["eta_draw"] = "upstream"
+				}
 			}
 			want = withGVnGVariant(tt.file, want)
 			checkBlioHyperparameters(t, cfg.Models, want)
@@ -177,7 +187,7 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 			// integers, as upstream's loader reads them; nothing else is cast.
 			wantCast := ""
 			if (slices.ContainsFunc(tt.models, func(m string) bool { return m == "PGG" || m == "PGGG" }) && !strings.HasPrefix(tt.dataset, "movielens")) ||
-				tt.file == "blio-ccle-ic50-nested-cv-geg-rows" {
+				slices.Contains([]string{"blio-ccle-ic50-nested-cv-geg-rows", "blio-ccle-ic50-nested-cv-gll-rows", "blio-ccle-ic50-nested-cv-glli-upstream"}, tt.file) {
 				wantCast = CastInteger
 			}
 			if cfg.Dataset.Cast != wantCast {
