@@ -144,3 +144,23 @@ func TestBrouwerLioClaimDrawStudies(t *testing.T) {
 	requireOnPage(t, 23, sec23, fmt.Sprintf("with upstream's whole sampler ours ends %+.1f%% from theirs and settles at %d against their %d (claim 19)", up("GDSC").gap, up("GDSC").settled, up("GDSC").theirs))
 	requireOnPage(t, 23, sec23, fmt.Sprintf("drawn as blocks, as upstream draws it, ours ends %+.1f%% from theirs and settles at %d against their %d (claim 19)", geg("GDSC").gap, geg("GDSC").settled, geg("GDSC").theirs))
 }
+
+// TestBrouwerLioClaimDrawCCLE checks what claim 6 says of GLL, GLLI and
+// GEG on CCLE IC50 under upstream's draws: GLL and GLLI with their lines
+// drawn as blocks, GLLI with upstream's whole sampler, on the values as
+// they read them, and GEG drawn as blocks on the real values, each beside
+// the study it repeats and their outer folds.
+func TestBrouwerLioClaimDrawCCLE(t *testing.T) {
+	sec := claimSection(t, 6)
+	theirs := summary(theirOuterFolds(t, "drug_sensitivity_ccle_ic", "MSE"))
+	entries := summary(ourOuterFolds(t, "blio-ccle-ic50-nested-cv-integer"))
+	real := summary(ourOuterFolds(t, "blio-ccle-ic50-nested-cv"))
+	rows := summary(ourOuterFolds(t, "blio-ccle-ic50-nested-cv-gll-rows"))
+	up := summary(ourOuterFolds(t, "blio-ccle-ic50-nested-cv-glli-upstream"))
+	gegReal := summary(ourOuterFolds(t, "blio-ccle-ic50-nested-cv-geg-rows-real"))
+	requireOnPage(t, 6, sec, fmt.Sprintf("Drawn as blocks, as upstream draws them ([blio-ccle-ic50-nested-cv-gll-rows](../blio-ccle-ic50-nested-cv-gll-rows/README.md)), our GLL on the cast values scores %s (%+.1f standard errors of the difference from theirs, by entries %+.1f) and our GLLI %s (%+.1f, by entries %+.1f); with upstream's whole sampler, its eta drawn as theirs is too ([blio-ccle-ic50-nested-cv-glli-upstream](../blio-ccle-ic50-nested-cv-glli-upstream/README.md)), our GLLI scores %s (%+.1f). On the real values our GEG drawn as blocks ([blio-ccle-ic50-nested-cv-geg-rows-real](../blio-ccle-ic50-nested-cv-geg-rows-real/README.md)) scores %s, %s from theirs, as the other models on the real values are below theirs, where by entries it scores %s (%s)",
+		pm(rows["GLL"], 3), zDiff(rows["GLL"], theirs["GLL"]), zDiff(entries["GLL"], theirs["GLL"]),
+		pm(rows["GLLI"], 3), zDiff(rows["GLLI"], theirs["GLLI"]), zDiff(entries["GLLI"], theirs["GLLI"]),
+		pm(up["GLLI"], 3), zDiff(up["GLLI"], theirs["GLLI"]),
+		pm(gegReal["GEG"], 3), relDiff(gegReal["GEG"], theirs["GEG"]), pm(real["GEG"], 3), relDiff(real["GEG"], theirs["GEG"])))
+}
