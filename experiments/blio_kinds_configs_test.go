@@ -86,6 +86,7 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 		{"blio-ccle-ec50-nested-cv-pgg", KindNestedCV, "ccle-ec50", poisson, []int{1, 2, 3}, 5, 250, 200, 1},
 		{"blio-ml100k-nested-cv-ggga", KindNestedCV, "movielens-100k", []string{"GGGA"}, []int{1, 2, 3, 4, 5}, 5, 200, 180, 1},
 		{"blio-ml100k-nested-cv-gggw", KindNestedCV, "movielens-100k", []string{"GGGW"}, []int{1, 2, 3, 4, 5, 6, 7}, 5, 200, 180, 1},
+		{"blio-ml100k-nested-cv-gggw-upstream", KindNestedCV, "movielens-100k", []string{"GGGW"}, []int{1, 2, 3, 4, 5, 6, 7}, 5, 200, 180, 1},
 		{"blio-ml100k-nested-cv-gvg", KindNestedCV, "movielens-100k", []string{"GVG"}, []int{2, 3, 4}, 5, 100, 80, 1},
 		{"blio-ml100k-nested-cv-gvng", KindNestedCV, "movielens-100k", []string{"GVnG"}, []int{1, 2, 3}, 5, 100, 80, 1},
 		// GVnG with upstream's block draws of Z (-rows), half of
@@ -182,6 +183,11 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 				}
 			}
 			want = withGVnGVariant(tt.file, want)
+			if strings.HasSuffix(tt.file, "-gggw-upstream") {
+				// GGGW's hyperparameters drawn as the reference code does.
+				want["GGGW"] = maps.Clone(want["GGGW"])
+				want["GGGW"]["hyper_draw"] = "upstream"
+			}
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// A Poisson model reads the drug-sensitivity data cast to
 			// integers, as upstream's loader reads them; nothing else is cast.
