@@ -12,10 +12,32 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// biasedModels lists a Biased model per family of prior: exponential,
-// hierarchical rectified-normal, real-valued Gaussian and mixed.
+// biasedModels lists, from the registry, every model that accepts
+// offsets (every Gaussian-likelihood prior), with offsets and its default
+// hyperparameters.
 func biasedModels() []Model {
-	return []Model{WithBiases(GEE{}), WithBiases(GRRN{}), WithBiases(GGGU{}), WithBiases(GEG{}), WithBiases(GEEA{}), WithBiases(GGG{}), WithBiases(GGGW{})}
+	var out []Model
+	for _, s := range Specs() {
+		if AcceptsBiases(s.Zero) {
+			out = append(out, WithBiases(s.Zero))
+		}
+	}
+	return out
+}
+
+// TestBiasedModelsAreTheGaussianOnes checks the registry's answer: the
+// sixteen priors but the Poisson ones, and no baseline or NMF.
+func TestBiasedModelsAreTheGaussianOnes(t *testing.T) {
+	var got []string
+	for _, m := range biasedModels() {
+		got = append(got, m.Name())
+	}
+	want := []string{"GEE+b", "GTT+b", "GTTN+b", "GRRN+b", "GEEA+b", "GEG+b", "GGG+b", "GGGA+b", "GGGU+b", "GGGW+b", "GL21+b", "GLL+b", "GLLI+b", "GVG+b", "GVnG+b"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("models with offsets %v, want %v", got, want)
+	}
 }
 
 // plantedBiased draws a rows x cols matrix A_ij = 3 + b_i + c_j +
