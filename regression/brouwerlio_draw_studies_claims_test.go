@@ -83,10 +83,7 @@ func TestBrouwerLioClaimDrawStudies(t *testing.T) {
 	requireOnPage(t, 13, claimSection(t, 13), fmt.Sprintf("drawn as blocks, as upstream draws it, it is %+.1f (claim 19)", z0[1]))
 
 	// Convergence: each model's traces under each draw beside theirs.
-	type trace struct {
-		dataset, experiment, model, draw, study string
-	}
-	traces := []trace{
+	conv, got := drawTraceTable(t, []drawTrace{
 		{"GDSC", "drug_sensitivity_gdsc", "GEG", "by entries", "blio-gdsc-convergence"},
 		{"GDSC", "drug_sensitivity_gdsc", "GEG", "as blocks", "blio-gdsc-convergence-geg-rows"},
 		{"GDSC", "drug_sensitivity_gdsc", "GLL", "by entries", "blio-gdsc-convergence"},
@@ -101,36 +98,15 @@ func TestBrouwerLioClaimDrawStudies(t *testing.T) {
 		{"MovieLens 100K", "movielens_100K", "GLLI", "by entries", "blio-ml100k-convergence"},
 		{"MovieLens 100K", "movielens_100K", "GLLI", "as blocks", "blio-ml100k-convergence-gll-rows"},
 		{"MovieLens 100K", "movielens_100K", "GLLI", "upstream's sampler", "blio-ml100k-convergence-glli-upstream"},
-	}
-	conv := tableHead("dataset", "model", "draw", "it. 10 ours", "theirs", "it. 200 ours", "theirs", "ours against theirs at 200",
-		"within 2% of the final value from (ours, theirs)")
-	digits := map[string]int{"GDSC": 1, "MovieLens 100K": 4}
-	loaded := make(map[string]*convergenceTraces)
-	type result struct {
-		gap             float64
-		settled, theirs int
-	}
-	got := make(map[string]result) // dataset, model and draw
-	for _, tr := range traces {
-		c := loaded[tr.study]
-		if c == nil {
-			c = newConvergenceTraces(t, tr.experiment, tr.study)
-			loaded[tr.study] = c
-		}
-		o, th := c.settled(tr.model)
-		d := digits[tr.dataset]
-		conv += tableRow(tr.dataset, tr.model, tr.draw, pm(c.our(tr.model, 10), d), fmt.Sprintf("%.*f", d, c.their(tr.model, 10)),
-			pm(c.our(tr.model, 200), d), fmt.Sprintf("%.*f", d, c.their(tr.model, 200)), fmt.Sprintf("%+.1f%%", c.gap(tr.model)), fmt.Sprintf("%d, %d", o, th))
-		got[tr.dataset+" "+tr.model+" "+tr.draw] = result{c.gap(tr.model), o, th}
-	}
+	})
 	requireOnPage(t, 19, sec19, conv)
-	geg := func(ds string) result { return got[ds+" GEG as blocks"] }
+	geg := func(ds string) traceEnd { return got[ds+" GEG as blocks"] }
 	requireOnPage(t, 19, sec19, fmt.Sprintf("Drawn as blocks, our GEG ends %+.1f%% from theirs on GDSC and %+.1f%% on MovieLens 100K and settles at iteration %d and %d against their %d and %d",
 		geg("GDSC").gap, geg("MovieLens 100K").gap, geg("GDSC").settled, geg("MovieLens 100K").settled, geg("GDSC").theirs, geg("MovieLens 100K").theirs))
 	gll := got["MovieLens 100K GLL as blocks"]
 	requireOnPage(t, 19, sec19, fmt.Sprintf("our GLL on MovieLens 100K drawn as blocks settles at %d against their %d (by entries %d)", gll.settled, gll.theirs, got["MovieLens 100K GLL by entries"].settled))
-	up := func(ds string) result { return got[ds+" GLLI upstream's sampler"] }
-	bl := func(ds string) result { return got[ds+" GLLI as blocks"] }
+	up := func(ds string) traceEnd { return got[ds+" GLLI upstream's sampler"] }
+	bl := func(ds string) traceEnd { return got[ds+" GLLI as blocks"] }
 	requireOnPage(t, 19, sec19, fmt.Sprintf("Our GLLI drawn as blocks ends where it does by entries (%+.1f%% and %+.1f%%); with upstream's whole sampler, its eta drawn as theirs is too, it ends %+.1f%% on GDSC and %+.1f%% on MovieLens 100K, settling at %d and %d against their %d and %d",
 		bl("GDSC").gap, bl("MovieLens 100K").gap, up("GDSC").gap, up("MovieLens 100K").gap, up("GDSC").settled, up("MovieLens 100K").settled, up("GDSC").theirs, up("MovieLens 100K").theirs))
 	if math.Abs(bl("GDSC").gap-got["GDSC GLLI by entries"].gap) > 1 {
@@ -163,4 +139,44 @@ func TestBrouwerLioClaimDrawCCLE(t *testing.T) {
 		pm(rows["GLLI"], 3), zDiff(rows["GLLI"], theirs["GLLI"]), zDiff(entries["GLLI"], theirs["GLLI"]),
 		pm(up["GLLI"], 3), zDiff(up["GLLI"], theirs["GLLI"]),
 		pm(gegReal["GEG"], 3), relDiff(gegReal["GEG"], theirs["GEG"]), pm(real["GEG"], 3), relDiff(real["GEG"], theirs["GEG"])))
+}
+
+// drawTrace is one row of a table of convergence traces under a draw:
+// the dataset and its published experiment, the model, the draw's label
+// and the study that ran it.
+type drawTrace struct{ dataset, experiment, model, draw, study string }
+
+// traceEnd is how a traced model ends beside theirs: ours against theirs
+// at iteration 200 (percent) and the iterations from which each side's
+// mean trace stays within 2% of its final value.
+type traceEnd struct {
+	gap             float64
+	settled, theirs int
+}
+
+// drawTraceTable renders the page's table of the rows' traces (training
+// MSE at iterations 10 and 200, ours mean ± standard error over the 10
+// runs beside their published mean, GDSC to one decimal and MovieLens to
+// four), and returns how each ends, keyed by dataset, model and draw
+// joined with spaces.
+func drawTraceTable(t *testing.T, rows []drawTrace) (string, map[string]traceEnd) {
+	t.Helper()
+	table := tableHead("dataset", "model", "draw", "it. 10 ours", "theirs", "it. 200 ours", "theirs", "ours against theirs at 200",
+		"within 2% of the final value from (ours, theirs)")
+	digits := map[string]int{"GDSC": 1, "MovieLens 100K": 4}
+	loaded := make(map[string]*convergenceTraces)
+	got := make(map[string]traceEnd)
+	for _, r := range rows {
+		c := loaded[r.study]
+		if c == nil {
+			c = newConvergenceTraces(t, r.experiment, r.study)
+			loaded[r.study] = c
+		}
+		o, th := c.settled(r.model)
+		d := digits[r.dataset]
+		table += tableRow(r.dataset, r.model, r.draw, pm(c.our(r.model, 10), d), fmt.Sprintf("%.*f", d, c.their(r.model, 10)),
+			pm(c.our(r.model, 200), d), fmt.Sprintf("%.*f", d, c.their(r.model, 200)), fmt.Sprintf("%+.1f%%", c.gap(r.model)), fmt.Sprintf("%d, %d", o, th))
+		got[r.dataset+" "+r.model+" "+r.draw] = traceEnd{c.gap(r.model), o, th}
+	}
+	return table, got
 }

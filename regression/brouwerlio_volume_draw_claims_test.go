@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -87,10 +86,7 @@ func TestBrouwerLioClaimVolumeDraw(t *testing.T) {
 		mean(exact[1]), mean(exact[2]), mean(exact[3]), andList(share)))
 
 	// Claim 23: the convergence traces of GVnG and GVG under each draw.
-	conv := tableHead("dataset", "model", "draw", "it. 10 ours", "theirs", "it. 200 ours", "theirs", "ours against theirs at 200",
-		"within 2% of the final value from (ours, theirs)")
-	type traceRow struct{ dataset, experiment, model, draw, study string }
-	rows := []traceRow{
+	conv, got := drawTraceTable(t, []drawTrace{
 		{"GDSC", "drug_sensitivity_gdsc", "GVnG", "by entries", "blio-gdsc-convergence"},
 		{"GDSC", "drug_sensitivity_gdsc", "GVnG", "as blocks", "blio-gdsc-convergence-gvng-rows"},
 		{"GDSC", "drug_sensitivity_gdsc", "GVnG", "as blocks, half the gamma", "blio-gdsc-convergence-gvng-rows-half"},
@@ -99,20 +95,7 @@ func TestBrouwerLioClaimVolumeDraw(t *testing.T) {
 		{"MovieLens 100K", "movielens_100K", "GVnG", "as blocks, half the gamma", "blio-ml100k-convergence-gvng-rows-half"},
 		{"MovieLens 100K", "movielens_100K", "GVG", "by entries", "blio-ml100k-convergence"},
 		{"MovieLens 100K", "movielens_100K", "GVG", "as blocks", "blio-ml100k-convergence-gvg-rows"},
-	}
-	type ended struct {
-		gap             float64
-		settled, theirs int
-	}
-	got := make(map[string]ended)
-	for _, r := range rows {
-		c := newConvergenceTraces(t, r.experiment, r.study)
-		d := map[string]int{"GDSC": 1, "MovieLens 100K": 4}[r.dataset]
-		o, their := c.settled(r.model)
-		conv += tableRow(r.dataset, r.model, r.draw, pm(c.our(r.model, 10), d), fmt.Sprintf("%.*f", d, c.their(r.model, 10)),
-			pm(c.our(r.model, 200), d), fmt.Sprintf("%.*f", d, c.their(r.model, 200)), fmt.Sprintf("%+.1f%%", c.gap(r.model)), fmt.Sprintf("%d, %d", o, their))
-		got[strings.Join([]string{r.dataset, r.model, r.draw}, " ")] = ended{c.gap(r.model), o, their}
-	}
+	})
 	requireOnPage(t, 23, sec23, conv)
 	g, m, v := got["GDSC GVnG as blocks"], got["MovieLens 100K GVnG as blocks"], got["MovieLens 100K GVG as blocks"]
 	requireOnPage(t, 23, sec23, fmt.Sprintf("Drawn as blocks, as upstream draws Z, our GVnG ends %+.1f%% from theirs on GDSC and %+.1f%% on MovieLens 100K, settling at %d and %d against their %d and %d, and our GVG on MovieLens 100K %+.1f%%, settling at %d against their %d",
