@@ -264,26 +264,32 @@ func TestBrouwerLioIntegerConfigs(t *testing.T) {
 	// CCLE EC50 as they read it, GGGW alone with its hyperparameters drawn
 	// as the reference code draws them: the -integer study's GGGW but for
 	// hyper_draw, and the same data and settings.
-	up, err := LoadConfig(filepath.Join("..", "configs", "blio-ccle-ec50-nested-cv-integer-gggw-upstream.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The -seed2 replicate differs from it in its seed alone.
 	twin, err := LoadConfig(filepath.Join("..", "configs", "blio-ccle-ec50-nested-cv-integer.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(twin.Models, func(m ModelConfig) bool { return m.Name == "GGGW" })
-	if i < 0 || len(up.Models) != 1 || up.Models[0].Name != "GGGW" {
-		t.Fatalf("-integer-gggw-upstream: models %v; want GGGW alone, as in its twin", up.Models)
-	}
-	want := maps.Clone(twin.Models[i].Hyperparameters)
-	want["hyper_draw"] = "upstream"
-	if fmt.Sprint(up.Models[0].Hyperparameters) != fmt.Sprint(want) {
-		t.Errorf("-integer-gggw-upstream: GGGW %v, want %v", up.Models[0].Hyperparameters, want)
-	}
-	if up.Dataset != twin.Dataset || up.Kind != twin.Kind || !slices.Equal(up.Ranks, twin.Ranks) || up.Repeats != twin.Repeats || up.Sweeps != twin.Sweeps ||
-		up.BurnIn != twin.BurnIn || up.Thin != twin.Thin || up.Seed != twin.Seed || up.Coverage != twin.Coverage {
-		t.Errorf("-integer-gggw-upstream differs from its twin in data, kind, ranks, repeats, sweeps, burn-in, thinning, seed or coverage")
+	for _, tc := range []struct {
+		file string
+		seed uint64
+	}{{"blio-ccle-ec50-nested-cv-integer-gggw-upstream.yaml", twin.Seed}, {"blio-ccle-ec50-nested-cv-integer-gggw-upstream-seed2.yaml", 2}} {
+		up, err := LoadConfig(filepath.Join("..", "configs", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(twin.Models, func(m ModelConfig) bool { return m.Name == "GGGW" })
+		if i < 0 || len(up.Models) != 1 || up.Models[0].Name != "GGGW" {
+			t.Fatalf("%s: models %v; want GGGW alone, as in its twin", tc.file, up.Models)
+		}
+		want := maps.Clone(twin.Models[i].Hyperparameters)
+		want["hyper_draw"] = "upstream"
+		if fmt.Sprint(up.Models[0].Hyperparameters) != fmt.Sprint(want) {
+			t.Errorf("%s: GGGW %v, want %v", tc.file, up.Models[0].Hyperparameters, want)
+		}
+		if up.Dataset != twin.Dataset || up.Kind != twin.Kind || !slices.Equal(up.Ranks, twin.Ranks) || up.Repeats != twin.Repeats || up.Sweeps != twin.Sweeps ||
+			up.BurnIn != twin.BurnIn || up.Thin != twin.Thin || up.Seed != tc.seed || up.Coverage != twin.Coverage {
+			t.Errorf("%s differs from its twin in data, kind, ranks, repeats, sweeps, burn-in, thinning, coverage or seed (want %d)", tc.file, tc.seed)
+		}
 	}
 }
 

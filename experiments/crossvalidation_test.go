@@ -212,6 +212,24 @@ func TestNestedChoices(t *testing.T) {
 	}
 }
 
+// TestNestedChoicesBy checks that the score chooses both the rank and the
+// outer score: with TestMSEOfMeans the choice follows it where TestMSE
+// would choose another rank.
+func TestNestedChoicesBy(t *testing.T) {
+	m := Manifest{Models: []string{"GGGW"}, Ranks: []int{1, 2}, Repeats: 1}
+	rec := func(rank, fold int, mse, ofMeans float64) Record {
+		return Record{Cell: Cell{Model: "GGGW", Rank: rank, Fold: fold}, Metrics: Metrics{TestMSE: mse, TestMSEOfMeans: ofMeans}}
+	}
+	records := []Record{rec(1, 1, 7, 10), rec(2, 1, 8, 9), rec(1, 0, 7.5, 11), rec(2, 0, 7.8, 8.6)}
+	if c := NestedChoices(m, records)[0]; c.Rank != 1 || c.TestMSE != 7.5 {
+		t.Errorf("by TestMSE: %+v, want rank 1 scored 7.5", c)
+	}
+	c := NestedChoicesBy(m, records, func(x *Metrics) float64 { return x.TestMSEOfMeans })[0]
+	if c.Rank != 2 || c.TestMSE != 8.6 || !slices.Equal(c.InnerMSE, []float64{10, 9}) {
+		t.Errorf("by TestMSEOfMeans: %+v, want rank 2 scored 8.6 with inner [10 9]", c)
+	}
+}
+
 // TestCrossValidationConfigErrors checks the settings the new kinds
 // refuse.
 func TestCrossValidationConfigErrors(t *testing.T) {

@@ -181,7 +181,18 @@ type NestedChoice struct {
 // that rank's score on the outer fold, read from records (those of the
 // study, each cell at most once; records of other cells are ignored). The
 // choices are ordered by model, in the manifest's order, then outer fold.
+// The score is each cell's held-out MSE of the posterior predictive mean,
+// E[WZ] (Metrics.TestMSE); NestedChoicesBy takes another.
 func NestedChoices(m Manifest, records []Record) []NestedChoice {
+	return NestedChoicesBy(m, records, func(x *Metrics) float64 { return x.TestMSE })
+}
+
+// NestedChoicesBy is NestedChoices with each cell scored by score, for
+// both the inner folds' choice and the outer fold's score: for instance
+// Metrics.TestMSEOfMeans, the held-out MSE of the product of the
+// factors' posterior means, E[W] E[Z], the estimator Brouwer & Lio's code
+// predicts with.
+func NestedChoicesBy(m Manifest, records []Record, score func(*Metrics) float64) []NestedChoice {
 	ranks := slices.Sorted(slices.Values(m.Ranks))
 	type at struct {
 		model             string
@@ -200,7 +211,7 @@ func NestedChoices(m Manifest, records []Record) []NestedChoice {
 			}
 			continue
 		}
-		mse[at{r.Cell.Model, r.Cell.Rank, r.Cell.Repeat, r.Cell.Fold}] = r.Metrics.TestMSE
+		mse[at{r.Cell.Model, r.Cell.Rank, r.Cell.Repeat, r.Cell.Fold}] = score(&r.Metrics)
 	}
 	var out []NestedChoice
 	for _, model := range m.Models {
