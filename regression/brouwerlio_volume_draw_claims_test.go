@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/bnmf-lab/bnmf/experiments"
 )
 
 // The test in this file checks what claims 21, 23 and 24 of
@@ -22,7 +24,6 @@ import (
 // upstream's hyperparameter draw.
 func TestBrouwerLioClaimVolumeDraw(t *testing.T) {
 	sec21, sec23, sec24 := claimSection(t, 21), claimSection(t, 23), claimSection(t, 24)
-	mean := func(xs []float64) float64 { return newMeanSE(xs).mean }
 
 	// Claim 21: GVnG on MovieLens 100K, nested cross-validation.
 	variants := []struct{ label, study string }{
@@ -173,3 +174,48 @@ func TestBrouwerLioClaimGGGWDraw(t *testing.T) {
 	requireOnPage(t, 26, claimSection(t, 26), fmt.Sprintf("with the reference code's hyperparameter draw ([blio-ml100k-noise-gggw-upstream](../blio-ml100k-noise-gggw-upstream/README.md)) our GGGW without noise scores %s against their %s (%+.1f)",
 		pm(n0, 3), pm(t0, 3), zDiff(n0, t0)))
 }
+
+// TestBrouwerLioClaimGGGWEstimator checks what claim 21 says of GGGW on
+// CCLE EC50 scored as Brouwer & Lio's code scores it, by the held-out MSE
+// of the product of the factors' posterior means, E[W]E[Z]: with the
+// reference code's hyperparameter draw, in the study and its seed-2
+// replicate, the inner folds' means per K, the outer folds' score and the
+// K chosen, beside theirs; with the exact draw, the same scoring.
+func TestBrouwerLioClaimGGGWEstimator(t *testing.T) {
+	sec := claimSection(t, 21)
+	ofMeans := func(x *experiments.Metrics) float64 { return x.TestMSEOfMeans }
+	scored := func(study string) (inner [3]float64, outer meanSE, ks []int) {
+		st := loadCommittedStudy(t, study)
+		var sums [3]float64
+		var outerMSE []float64
+		choices := experiments.NestedChoicesBy(st.Manifest, st.Records, ofMeans)
+		for _, c := range choices {
+			if c.Model != "GGGW" {
+				continue
+			}
+			if math.IsNaN(c.TestMSE) {
+				t.Fatalf("%s: outer fold %d has no score: %+v", study, c.Outer, c)
+			}
+			for i := range 3 {
+				sums[i] += c.InnerMSE[i]
+			}
+			outerMSE = append(outerMSE, c.TestMSE)
+			ks = append(ks, c.Rank)
+		}
+		for i := range 3 {
+			inner[i] = sums[i] / float64(len(outerMSE))
+		}
+		return inner, newMeanSE(outerMSE), ks
+	}
+	theirInner := theirInnerFits(t, "drug_sensitivity_ccle_ec", "GGGW", 20)
+	theirOuter := newMeanSE(theirOuterFolds(t, "drug_sensitivity_ccle_ec", "MSE")["GGGW"])
+	up, upOuter, upK := scored("blio-ccle-ec50-nested-cv-integer-gggw-upstream")
+	s2, s2Outer, s2K := scored("blio-ccle-ec50-nested-cv-integer-gggw-upstream-seed2")
+	ex, exOuter, exK := scored("blio-ccle-ec50-nested-cv-integer")
+	requireOnPage(t, 21, sec, fmt.Sprintf("Scored as their code scores it, by E[W]E[Z], with the reference code's draw, our GGGW's inner folds at K = 1, 2 and 3 are %.3f, %.3f and %.3f against their %.3f, %.3f and %.3f, falling with K as theirs do, and it scores %s on the outer folds against their %s (%+.1f standard errors of the difference), choosing K = %s; from seed 2 ([-seed2](../blio-ccle-ec50-nested-cv-integer-gggw-upstream-seed2/README.md), other folds and chains) %.3f, %.3f and %.3f and %s, choosing K = %s. With the exact draw E[W]E[Z] changes nothing: %.3f, %.3f and %.3f, and %s, choosing K = %s",
+		up[0], up[1], up[2], mean(theirInner[1]), mean(theirInner[2]), mean(theirInner[3]), pm(upOuter, 3), pm(theirOuter, 3), zDiff(upOuter, theirOuter), listK(upK),
+		s2[0], s2[1], s2[2], pm(s2Outer, 3), listK(s2K), ex[0], ex[1], ex[2], pm(exOuter, 3), listK(exK)))
+}
+
+// mean is the mean of xs.
+func mean(xs []float64) float64 { return newMeanSE(xs).mean }
