@@ -171,8 +171,30 @@ func (p *volumePrior) rankOne(u []float64, sign float64) bool {
 	for a, va := range u {
 		lineAxpy(p.g[a*k:a*k+k], sign*va, u)
 	}
+	// t = G^-1 u, each entry summed in the order of b; four rows at a
+	// time, each with its own sum, so that the four chains of additions
+	// overlap: every t[a] and h are the numbers one row at a time gives.
 	var h float64
-	for a := range k {
+	a := 0
+	for ; a+4 <= k; a += 4 {
+		r0 := p.ginv[a*k : a*k+k][:len(u)]
+		r1 := p.ginv[(a+1)*k : (a+1)*k+k][:len(u)]
+		r2 := p.ginv[(a+2)*k : (a+2)*k+k][:len(u)]
+		r3 := p.ginv[(a+3)*k : (a+3)*k+k][:len(u)]
+		var s0, s1, s2, s3 float64
+		for b, vb := range u {
+			s0 += r0[b] * vb
+			s1 += r1[b] * vb
+			s2 += r2[b] * vb
+			s3 += r3[b] * vb
+		}
+		p.t[a], p.t[a+1], p.t[a+2], p.t[a+3] = s0, s1, s2, s3
+		h += s0 * u[a]
+		h += s1 * u[a+1]
+		h += s2 * u[a+2]
+		h += s3 * u[a+3]
+	}
+	for ; a < k; a++ {
 		ia := p.ginv[a*k : a*k+k]
 		ia = ia[:len(u)]
 		var s float64
