@@ -109,8 +109,13 @@ func TestBrouwerLioClaimDrawStudies(t *testing.T) {
 	bl := func(ds string) traceEnd { return got[ds+" GLLI as blocks"] }
 	requireOnPage(t, 19, sec19, fmt.Sprintf("Our GLLI drawn as blocks ends where it does by entries (%+.1f%% and %+.1f%%); with upstream's whole sampler, its eta drawn as theirs is too, it ends %+.1f%% on GDSC and %+.1f%% on MovieLens 100K, settling at %d and %d against their %d and %d",
 		bl("GDSC").gap, bl("MovieLens 100K").gap, up("GDSC").gap, up("MovieLens 100K").gap, up("GDSC").settled, up("MovieLens 100K").settled, up("GDSC").theirs, up("MovieLens 100K").theirs))
-	if math.Abs(bl("GDSC").gap-got["GDSC GLLI by entries"].gap) > 1 {
-		t.Errorf("GLLI on GDSC: as blocks %+.1f%%, by entries %+.1f%%; the page says the same", bl("GDSC").gap, got["GDSC GLLI by entries"].gap)
+	// "Ends where it does by entries": within a point of the percentage.
+	for _, ds := range []string{"GDSC", "MovieLens 100K"} {
+		for _, m := range []string{"GLLI", "GLL"} {
+			if b, e := got[ds+" "+m+" as blocks"].gap, got[ds+" "+m+" by entries"].gap; math.Abs(b-e) > 1 {
+				t.Errorf("%s on %s: as blocks %+.1f%%, by entries %+.1f%%; the page says it ends where it did", m, ds, b, e)
+			}
+		}
 	}
 	// The pointers in claims 14 and 23.
 	sec14, sec23 := claimSection(t, 14), claimSection(t, 23)

@@ -47,6 +47,9 @@ func TestBrouwerLioClaimVolumeDraw(t *testing.T) {
 	table += tableRow("theirs", pm(newMeanSE(theirInner[1]), 3), pm(newMeanSE(theirInner[2]), 3), pm(newMeanSE(theirInner[3]), 3), pm(theirOuter, 3), "", listK(theirK))
 	requireOnPage(t, 21, sec21, table)
 	both, blocks, half := outer["as blocks, half the gamma"], outer["as blocks"], outer["half the gamma"]
+	if got, want := listK(ourChosenK(t, "blio-ml100k-nested-cv-gvng-rows-half")["GVnG"]), listK(theirK); got != want {
+		t.Errorf("GVnG as blocks with half the gamma chose K = %s, theirs %s; the page says as theirs do", got, want)
+	}
 	requireOnPage(t, 21, sec21, fmt.Sprintf("Drawn as blocks, as upstream draws Z, and with half the gamma, the weight of upstream's conditionals, our GVnG scores %s against their %s (%+.1f standard errors of the difference), choosing K = %s as theirs do; as blocks alone %s (%+.1f); with half the gamma alone %s (%+.1f), as by entries",
 		pm(both, 3), pm(theirOuter, 3), zDiff(both, theirOuter), listK(ourChosenK(t, "blio-ml100k-nested-cv-gvng-rows-half")["GVnG"]),
 		pm(blocks, 3), zDiff(blocks, theirOuter), pm(half, 3), zDiff(half, theirOuter)))
@@ -212,6 +215,27 @@ func TestBrouwerLioClaimGGGWEstimator(t *testing.T) {
 	up, upOuter, upK := scored("blio-ccle-ec50-nested-cv-integer-gggw-upstream")
 	s2, s2Outer, s2K := scored("blio-ccle-ec50-nested-cv-integer-gggw-upstream-seed2")
 	ex, exOuter, exK := scored("blio-ccle-ec50-nested-cv-integer")
+	if !(up[0] > up[1] && up[1] > up[2] && s2[0] > s2[1] && s2[1] > s2[2]) {
+		t.Errorf("E[W]E[Z] under upstream's draw: inner %v and %v; the page says falling with K", up, s2)
+	}
+	if th := [3]float64{mean(theirInner[1]), mean(theirInner[2]), mean(theirInner[3])}; !(th[0] > th[1] && th[1] > th[2]) {
+		t.Errorf("their inner folds %v; the page says falling with K", th)
+	}
+	// With the exact draw the estimator changes nothing: the same K, the
+	// outer score within 0.005 of E[WZ]'s.
+	var exWZ []float64
+	st := loadCommittedStudy(t, "blio-ccle-ec50-nested-cv-integer")
+	for _, c := range experiments.NestedChoices(st.Manifest, st.Records) {
+		if c.Model == "GGGW" {
+			exWZ = append(exWZ, c.TestMSE)
+			if c.Rank != exK[c.Outer] {
+				t.Errorf("exact draw, outer fold %d: K = %d by E[WZ], %d by E[W]E[Z]; the page says the estimator changes nothing", c.Outer, c.Rank, exK[c.Outer])
+			}
+		}
+	}
+	if d := math.Abs(newMeanSE(exWZ).mean - exOuter.mean); d > 0.005 {
+		t.Errorf("exact draw: E[WZ] %.4f, E[W]E[Z] %.4f; the page says the estimator changes nothing", newMeanSE(exWZ).mean, exOuter.mean)
+	}
 	requireOnPage(t, 21, sec, fmt.Sprintf("Scored as their code scores it, by E[W]E[Z], with the reference code's draw, our GGGW's inner folds at K = 1, 2 and 3 are %.3f, %.3f and %.3f against their %.3f, %.3f and %.3f, falling with K as theirs do, and it scores %s on the outer folds against their %s (%+.1f standard errors of the difference), choosing K = %s; from seed 2 ([-seed2](../blio-ccle-ec50-nested-cv-integer-gggw-upstream-seed2/README.md), other folds and chains) %.3f, %.3f and %.3f and %s, choosing K = %s. With the exact draw E[W]E[Z] changes nothing: %.3f, %.3f and %.3f, and %s, choosing K = %s",
 		up[0], up[1], up[2], mean(theirInner[1]), mean(theirInner[2]), mean(theirInner[3]), pm(upOuter, 3), pm(theirOuter, 3), zDiff(upOuter, theirOuter), listK(upK),
 		s2[0], s2[1], s2[2], pm(s2Outer, 3), listK(s2K), ex[0], ex[1], ex[2], pm(exOuter, 3), listK(exK)))
