@@ -185,3 +185,63 @@ func drawTraceTable(t *testing.T, rows []drawTrace) (string, map[string]traceEnd
 	}
 	return table, got
 }
+
+// TestBrouwerLioClaimDrawBreakdown checks claim 19's count of the repeats
+// of GEG at their K (2) and 0.98 unobserved on MovieLens 100K that break
+// down (held-out MSE above 2): drawn as blocks as many as theirs, drawn by
+// entries fewer, with the range of those that do.
+func TestBrouwerLioClaimDrawBreakdown(t *testing.T) {
+	broken := func(xs []float64) (n int, lo, hi float64) {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for _, x := range xs {
+			if x > 2 {
+				n++
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		return n, lo, hi
+	}
+	ours := func(study string) []float64 {
+		var xs []float64
+		for _, r := range loadCommittedStudy(t, study).Records {
+			if r.Cell.Model == "GEG" && r.Cell.Rank == 2 && r.Cell.Fraction == 0.98 {
+				xs = append(xs, r.Metrics.TestMSE)
+			}
+		}
+		if len(xs) != 10 {
+			t.Fatalf("%s: %d repeats of GEG at K = 2 and 0.98, want 10", study, len(xs))
+		}
+		return xs
+	}
+	var theirs []float64
+	for _, r := range publishedRows(t, func(r map[string]string) bool {
+		return r["study"] == "sparsity" && r["experiment"] == "movielens_100K" && r["model"] == "GEG" && r["metric"] == "MSE" && r["setting_value"] == "0.98"
+	}) {
+		theirs = append(theirs, parseValue(t, r["value"]))
+	}
+	nb, lob, hib := broken(ours("blio-ml100k-sparsity-geg-rows"))
+	ne, loe, _ := broken(ours("blio-ml100k-sparsity"))
+	nt, lot, hit := broken(theirs)
+	if ne != 1 {
+		t.Fatalf("by entries %d repeats above 2; the page says one", ne)
+	}
+	// At 0.97 one of theirs breaks down and none of ours.
+	var their97 []float64
+	for _, r := range publishedRows(t, func(r map[string]string) bool {
+		return r["study"] == "sparsity" && r["experiment"] == "movielens_100K" && r["model"] == "GEG" && r["metric"] == "MSE" && r["setting_value"] == "0.97"
+	}) {
+		their97 = append(their97, parseValue(t, r["value"]))
+	}
+	if n, _, _ := broken(their97); n != 1 {
+		t.Errorf("at 0.97 %d of their repeats above 2; the page says one", n)
+	}
+	for _, study := range []string{"blio-ml100k-sparsity-geg-rows", "blio-ml100k-sparsity"} {
+		for _, r := range loadCommittedStudy(t, study).Records {
+			if r.Cell.Model == "GEG" && r.Cell.Rank == 2 && r.Cell.Fraction == 0.97 && r.Metrics.TestMSE > 2 {
+				t.Errorf("%s: GEG at 0.97, repeat %d, %.2f; the page says none of ours breaks down there", study, r.Cell.Repeat, r.Metrics.TestMSE)
+			}
+		}
+	}
+	requireOnPage(t, 19, claimSection(t, 19), fmt.Sprintf("at 0.98 drawn as blocks %d of its 10 repeats break down (held-out MSE %.2f to %.2f), as %d of theirs do (%.2f to %.2f), where by entries one does (%.2f)",
+		nb, lob, hib, nt, lot, hit, loe))
+}
