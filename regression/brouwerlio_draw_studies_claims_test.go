@@ -213,12 +213,16 @@ func TestBrouwerLioClaimDrawBreakdown(t *testing.T) {
 		}
 		return xs
 	}
-	var theirs []float64
-	for _, r := range publishedRows(t, func(r map[string]string) bool {
-		return r["study"] == "sparsity" && r["experiment"] == "movielens_100K" && r["model"] == "GEG" && r["metric"] == "MSE" && r["setting_value"] == "0.98"
-	}) {
-		theirs = append(theirs, parseValue(t, r["value"]))
+	theirAt := func(fraction string) []float64 {
+		var xs []float64
+		for _, r := range publishedRows(t, func(r map[string]string) bool {
+			return r["study"] == "sparsity" && r["experiment"] == "movielens_100K" && r["model"] == "GEG" && r["metric"] == "MSE" && r["setting_value"] == fraction
+		}) {
+			xs = append(xs, parseValue(t, r["value"]))
+		}
+		return xs
 	}
+	theirs := theirAt("0.98")
 	nb, lob, hib := broken(ours("blio-ml100k-sparsity-geg-rows"))
 	ne, loe, _ := broken(ours("blio-ml100k-sparsity"))
 	nt, lot, hit := broken(theirs)
@@ -226,13 +230,7 @@ func TestBrouwerLioClaimDrawBreakdown(t *testing.T) {
 		t.Fatalf("by entries %d repeats above 2; the page says one", ne)
 	}
 	// At 0.97 one of theirs breaks down and none of ours.
-	var their97 []float64
-	for _, r := range publishedRows(t, func(r map[string]string) bool {
-		return r["study"] == "sparsity" && r["experiment"] == "movielens_100K" && r["model"] == "GEG" && r["metric"] == "MSE" && r["setting_value"] == "0.97"
-	}) {
-		their97 = append(their97, parseValue(t, r["value"]))
-	}
-	if n, _, _ := broken(their97); n != 1 {
+	if n, _, _ := broken(theirAt("0.97")); n != 1 {
 		t.Errorf("at 0.97 %d of their repeats above 2; the page says one", n)
 	}
 	for _, study := range []string{"blio-ml100k-sparsity-geg-rows", "blio-ml100k-sparsity"} {
