@@ -82,7 +82,8 @@ repeats: ` + string(rune('0'+repeats)) + "\n" + grid
 	for _, c := range m.Cells {
 		mse := 100 + 10*float64(c.Rank) + float64(c.Repeat) + 3*float64(c.Fold)
 		st.Records = append(st.Records, experiments.Record{Version: experiments.RecordVersion, Kind: kind, Cell: c,
-			Metrics: experiments.Metrics{TrainMSE: mse / 2, TestMSE: mse, SecondsPerSweep: 0.1 * float64(c.Rank)}})
+			// E[W]E[Z]'s MSE falls with K where E[WZ]'s rises.
+			Metrics: experiments.Metrics{TrainMSE: mse / 2, TestMSE: mse, TestMSEOfMeans: mse + 40 - 30*float64(c.Rank), SecondsPerSweep: 0.1 * float64(c.Rank)}})
 		if kind == experiments.KindRuntime {
 			r := &st.Records[len(st.Records)-1]
 			r.LoadAverage, r.SamplerWorkers = []float64{1.5 + float64(c.Repeat), 2}, 1
@@ -210,5 +211,28 @@ func TestBrouwerLioColumns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNestedCVOfMeans checks the second nested cross-validation table
+// beside their numbers: scored by E[W]E[Z] (TestMSEOfMeans), whose MSE
+// in the fixture falls with K where E[WZ]'s rises, the inner folds choose
+// K = 2 in both outer folds and the outer folds score 100 and 101.
+func TestNestedCVOfMeans(t *testing.T) {
+	root := t.TempDir()
+	writePublished(t, root)
+	got := kindTables(t, blioStudyWith(t, root, experiments.KindNestedCV, 2, "ranks: [1, 2]\n"))
+	i := strings.Index(got, "As the table above, with every inner and outer cell scored by the held-out MSE of E[W]E[Z]")
+	if i < 0 {
+		t.Fatalf("no table scored by E[W]E[Z] in\n%s", got)
+	}
+	for _, w := range []string{"| GEE     |     2, 2 | 100.50 ± 0.50 |", " 2, 1 |", "32.0 ± 2.0"} {
+		if !strings.Contains(got[i:], w) {
+			t.Errorf("missing %q in the table scored by E[W]E[Z]:\n%s", w, got[i:])
+		}
+	}
+	// Without their numbers there is no second table.
+	if got := kindTables(t, blioStudyWith(t, t.TempDir(), experiments.KindNestedCV, 2, "ranks: [1, 2]\n")); strings.Contains(got, "E[W]E[Z]") {
+		t.Errorf("a table scored by E[W]E[Z] without their numbers:\n%s", got)
 	}
 }
