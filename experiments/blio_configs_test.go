@@ -190,31 +190,7 @@ func TestBrouwerLioConfigs(t *testing.T) {
 				experiment = brouwerlio.SameKPrefix
 			}
 			want := blioHyperparameters(tt.kind, experiment, tt.dataset)
-			if strings.HasSuffix(tt.file, "-rows.yaml") || strings.HasSuffix(tt.file, "-glli-upstream.yaml") {
-				// Upstream's own sampler: GEG's columns of Z and GLL's and
-				// GLLI's lines as blocks, and in -upstream GLLI's eta drawn
-				// as upstream draws it.
-				want["GEG"] = maps.Clone(want["GEG"])
-				want["GEG"]["z_draw"] = "rows"
-				for _, m := range []string{"GLL", "GLLI"} {
-					want[m] = maps.Clone(want[m])
-					want[m]["draw"] = "rows"
-					if m == "GLLI" && strings.HasSuffix(tt.file, "-upstream.yaml") {
-						want[m]["eta_draw"] = "upstream"
-					}
-				}
-			}
-			want = withGVnGVariant(strings.TrimSuffix(tt.file, ".yaml"), want)
-			if strings.HasSuffix(tt.file, "-gvg-rows.yaml") {
-				// GVG's columns of Z drawn as blocks, as upstream's are.
-				want["GVG"] = maps.Clone(want["GVG"])
-				want["GVG"]["z_draw"] = "rows"
-			}
-			if strings.HasSuffix(tt.file, "-gggw-upstream.yaml") {
-				// GGGW's hyperparameters drawn as the reference code does.
-				want["GGGW"] = maps.Clone(want["GGGW"])
-				want["GGGW"]["hyper_draw"] = "upstream"
-			}
+			want = withUpstreamSampler(tt.file, want)
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// The Poisson models read GDSC cast to integers, as upstream's
 			// loader reads it, in configs of their own; nothing else is
@@ -305,29 +281,48 @@ func checkBlioHyperparameters(t *testing.T, models []ModelConfig, want map[strin
 	}
 }
 
-// withGVnGVariant returns want with GVnG's hyperparameters as the
-// config named name (without .yaml) changes them from upstream's: in a
-// -gvng-rows config each column of Z drawn as a block (z_draw: rows), and
-// in a -gvng-rows-half or -gvng-half one half of upstream's gamma, the
-// weight of upstream's conditionals.
-func withGVnGVariant(name string, want map[string]map[string]any) map[string]map[string]any {
-	rows := strings.Contains(name, "-gvng-rows")
-	half := strings.HasSuffix(name, "-gvng-rows-half") || strings.HasSuffix(name, "-gvng-half")
-	if !rows && !half {
-		return want
+// withUpstreamSampler returns want with the options that a config named
+// name (with or without .yaml) sets to reproduce a part of upstream's
+// sampler, one change from its twin without the suffix: in a config whose
+// name has -rows (-rows, -rows-real, -gvg-rows, -gvng-rows, -rows-half)
+// or ends in -glli-upstream, every line draw as blocks (z_draw for GEG,
+// GVG and GVnG, draw for GLL and GLLI); in -glli-upstream GLLI's eta
+// drawn as upstream draws it (eta_draw); in -gggw-upstream GGGW's
+// hyperparameters drawn as the reference code does (hyper_draw); in a
+// name ending in -half GVnG's gamma halved, the weight of upstream's
+// conditionals. A model absent from a config is not checked, so the
+// options of the others do no harm.
+func withUpstreamSampler(name string, want map[string]map[string]any) map[string]map[string]any {
+	name = strings.TrimSuffix(name, ".yaml")
+	set := func(model, key string, v any) {
+		w := maps.Clone(want[model])
+		if w == nil {
+			w = make(map[string]any)
+		}
+		w[key] = v
+		want[model] = w
 	}
-	w := maps.Clone(want["GVnG"])
-	if rows {
-		w["z_draw"] = "rows"
-	}
-	if half {
-		switch g := w["gamma"].(type) {
-		case int:
-			w["gamma"] = float64(g) / 2
-		case float64:
-			w["gamma"] = g / 2
+	if strings.Contains(name, "-rows") || strings.HasSuffix(name, "-glli-upstream") {
+		for _, m := range []string{"GEG", "GVG", "GVnG"} {
+			set(m, "z_draw", "rows")
+		}
+		for _, m := range []string{"GLL", "GLLI"} {
+			set(m, "draw", "rows")
 		}
 	}
-	want["GVnG"] = w
+	if strings.HasSuffix(name, "-glli-upstream") {
+		set("GLLI", "eta_draw", "upstream")
+	}
+	if strings.HasSuffix(name, "-gggw-upstream") {
+		set("GGGW", "hyper_draw", "upstream")
+	}
+	if strings.HasSuffix(name, "-half") {
+		switch g := want["GVnG"]["gamma"].(type) {
+		case int:
+			set("GVnG", "gamma", float64(g)/2)
+		case float64:
+			set("GVnG", "gamma", g/2)
+		}
+	}
 	return want
 }

@@ -169,25 +169,7 @@ func TestBrouwerLioKindConfigs(t *testing.T) {
 			// set GTTN's mu_mu, GGGW's v0 and the volume prior's gamma
 			// apart; see brouwerlio.Hyperparameters).
 			want := blioHyperparameters(tt.kind, "", tt.dataset)
-			if strings.HasSuffix(tt.file, "-rows") || strings.HasSuffix(tt.file, "-rows-real") || strings.HasSuffix(tt.file, "-glli-upstream") {
-				// Upstream's block draws; in -glli-upstream GLLI's eta
-				// drawn as upstream draws it too.
-				want["GEG"] = maps.Clone(want["GEG"])
-				want["GEG"]["z_draw"] = "rows"
-				for _, m := range []string{"GLL", "GLLI"} {
-					want[m] = maps.Clone(want[m])
-					want[m]["draw"] = "rows"
-				}
-				if strings.HasSuffix(tt.file, "-glli-upstream") {
-					want["GLLI"]["eta_draw"] = "upstream"
-				}
-			}
-			want = withGVnGVariant(tt.file, want)
-			if strings.HasSuffix(tt.file, "-gggw-upstream") {
-				// GGGW's hyperparameters drawn as the reference code does.
-				want["GGGW"] = maps.Clone(want["GGGW"])
-				want["GGGW"]["hyper_draw"] = "upstream"
-			}
+			want = withUpstreamSampler(tt.file, want)
 			checkBlioHyperparameters(t, cfg.Models, want)
 			// A Poisson model reads the drug-sensitivity data cast to
 			// integers, as upstream's loader reads them; nothing else is cast.
