@@ -32,8 +32,9 @@ var _ Model = GGGW{}
 // joint-distribution test checks. With HyperDraw set to HyperUpstream
 // (hyper_draw: upstream in a study config) it uses the reference code's
 // Psi_n, to reproduce upstream's chains: that chain samples no stated
-// posterior, so it is for comparisons with upstream only. Rows are drawn as in GGG, at the same
-// cost, plus O((M + N) K^2 + K^3) per sweep for the hyperparameters.
+// posterior, so it is for comparisons with upstream only. Rows are drawn
+// as in GGG, at the same cost, plus O((M + N) K^2 + K^3) per sweep for
+// the hyperparameters.
 type GGGW struct {
 	// Mu0 is every entry of the hyperprior's mean vector (default 0).
 	Mu0 float64
@@ -111,13 +112,16 @@ type niwPrior struct {
 	mu, lambda          [2][]float64 // each side's mean (K) and precision (K x K)
 	mean, psi, bt, chol []float64    // scratch: K, K x K, K x K, K x K
 	// uncentred sums the rows' uncentred scatter into Psi_n, as the
-	// reference code does (HyperUpstream).
+	// reference code does (HyperUpstream): the scatter about zeros (K
+	// zeros) in place of the rows' mean.
 	uncentred bool
+	zeros     []float64
 }
 
 func newNIWPrior(k int, mu0, beta0, v0, w0 float64) *niwPrior {
 	p := &niwPrior{k: k, mu0: mu0, beta0: beta0, v0: v0, w0: w0,
-		mean: make([]float64, k), psi: make([]float64, k*k), bt: make([]float64, k*k), chol: make([]float64, k*k)}
+		mean: make([]float64, k), psi: make([]float64, k*k), bt: make([]float64, k*k), chol: make([]float64, k*k),
+		zeros: make([]float64, k)}
 	for s := range p.mu {
 		p.mu[s] = make([]float64, k)
 		p.lambda[s] = make([]float64, k*k)
@@ -161,23 +165,18 @@ func (p *niwPrior) conditional(x []float64) int {
 			p.mean[a] /= fn
 		}
 	}
+	// The scatter about the centre: the rows' mean, or zeros (x - 0 is
+	// x exactly, so the uncentred sums are row[a] * row[b]).
+	centre := p.mean
 	if p.uncentred {
-		for i := range n {
-			row := x[i*k : (i+1)*k]
-			for a := range k {
-				for b := 0; b <= a; b++ {
-					p.psi[a*k+b] += row[a] * row[b]
-				}
-			}
-		}
-	} else {
-		for i := range n {
-			row := x[i*k : (i+1)*k]
-			for a := range k {
-				da := row[a] - p.mean[a]
-				for b := 0; b <= a; b++ {
-					p.psi[a*k+b] += da * (row[b] - p.mean[b])
-				}
+		centre = p.zeros
+	}
+	for i := range n {
+		row := x[i*k : (i+1)*k]
+		for a := range k {
+			da := row[a] - centre[a]
+			for b := 0; b <= a; b++ {
+				p.psi[a*k+b] += da * (row[b] - centre[b])
 			}
 		}
 	}
