@@ -50,3 +50,12 @@ func checkChoice[T interface {
 	}
 	return fmt.Errorf("bnmf: %s.%s is %v; want %s", model, field, c, strings.Join(want, " or "))
 }
+
+// choiceParam is the Param of a two-valued option field (LineDraw,
+// EtaDraw, HyperDraw) with the given config key, field name, doc and
+// names, the first the default. The default stays out of config hashes
+// (OmitDefault): each option came after studies had run, and its first
+// value is the sampler they ran.
+func choiceParam(key, field, doc string, names ...string) Param {
+	return Param{Key: key, Field: field, Support: Choice, Choices: names, Default: names[0], OmitDefault: true, Doc: doc}
+}

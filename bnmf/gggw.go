@@ -66,12 +66,9 @@ func gggwSpec() Spec {
 			{Key: "beta0", Field: "Beta0", Support: Positive, Default: "1", Doc: "the mean's covariance is Sigma/beta0"},
 			{Key: "v0", Field: "V0", Support: Positive, Default: "K", Doc: "degrees of freedom of the inverse-Wishart; above K - 1"},
 			{Key: "w0", Field: "W0", Support: Positive, Default: "1", Doc: "the inverse-Wishart's scale matrix is w0 times the identity"},
-			{
-				Key: "hyper_draw", Field: "HyperDraw", Support: Choice,
-				Choices: []string{HyperExact.String(), HyperUpstream.String()},
-				Default: HyperExact.String(), OmitDefault: true,
-				Doc: "how each side's mean and covariance are drawn: exact, from their full conditional, or upstream, with the reference code's uncentred scatter (not the conditional of the model; for comparisons with upstream only)",
-			},
+			choiceParam("hyper_draw", "HyperDraw",
+				"how each side's mean and covariance are drawn: exact, from their full conditional, or upstream, with the reference code's uncentred scatter (not the conditional of the model; for comparisons with upstream only)",
+				HyperExact.String(), HyperUpstream.String()),
 		}, likelihoodParams()...),
 	}
 }

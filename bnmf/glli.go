@@ -63,12 +63,9 @@ func glliSpec() Spec {
 			{Key: "a", Field: "A", Support: Positive, Default: "1/K", Doc: "a of the GIG(-1/2, a, b) hyperprior on each entry's eta"},
 			{Key: "b", Field: "B", Support: Positive, Default: "K", Doc: "b of the GIG(-1/2, a, b) hyperprior on each entry's eta"},
 			lineDrawParam("draw", "Draw", "how W and Z are drawn: entries, one at a time, or rows, each row of W and column of Z as a block from its multivariate normal conditional (upstream's sampler)"),
-			{
-				Key: "eta_draw", Field: "EtaDraw", Support: Choice,
-				Choices: []string{EtaExact.String(), EtaUpstream.String()},
-				Default: EtaExact.String(), OmitDefault: true,
-				Doc: "how each eta is drawn: exact, from its full conditional, or upstream, as upstream's sampler draws it (not the conditional of the model; for comparisons with upstream only)",
-			},
+			choiceParam("eta_draw", "EtaDraw",
+				"how each eta is drawn: exact, from its full conditional, or upstream, as upstream's sampler draws it (not the conditional of the model; for comparisons with upstream only)",
+				EtaExact.String(), EtaUpstream.String()),
 		}, likelihoodParams()...),
 	}
 }

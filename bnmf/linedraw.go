@@ -50,11 +50,7 @@ func (d LineDraw) check(model, field string) error {
 // (OmitDefault): the option came after studies had run, and "entries"
 // is the sampler they ran.
 func lineDrawParam(key, field, doc string) Param {
-	return Param{
-		Key: key, Field: field, Support: Choice,
-		Choices: []string{DrawEntries.String(), DrawRows.String()},
-		Default: DrawEntries.String(), OmitDefault: true, Doc: doc,
-	}
+	return choiceParam(key, field, doc, DrawEntries.String(), DrawRows.String())
 }
 
 // drawLinesAsBlocks makes the chain of model draw each row of W (with w)
