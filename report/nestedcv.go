@@ -102,7 +102,7 @@ func (nestedCVReport) tables(s *StudySummary, _ PaperValues, add tableAdder) err
 	return add("nested-cv-of-means.md", "Nested cross-validation scored as Brouwer & Lio's code scores it",
 		"As the table above, with every inner and outer cell scored by the held-out MSE of E[W]E[Z], the product of the factors' posterior means, "+
 			"with which Brouwer & Lio's code predicts, in place of the posterior mean of the product, E[WZ]; their columns as above. "+
-			"The two estimators agree closely where a chain's factors keep their scale over the kept sweeps; the K chosen and the score can differ where they do not.",
+			"The two estimators can choose different K and score differently (results/brouwer-lio/findings.md, claim 21).",
 		func(b *bytes.Buffer) error {
 			return writeNestedCVTable(b, s, nestedChoicesBy(s, func(x *experiments.Metrics) float64 { return x.TestMSEOfMeans }), pub)
 		})
