@@ -126,12 +126,9 @@ func TestBrouwerLioClaimVolumeDraw(t *testing.T) {
 		}
 	}
 	requireOnPage(t, 24, sec24, fmt.Sprintf("By entries one repeat at 0.8 ends at %s", thousands(worst08)))
-	requireOnPage(t, 24, sec24, fmt.Sprintf("drawn as blocks, as upstream draws Z, ours is %s at 0.9 against their %s, and %s to %+.1f standard errors of the difference from theirs over the fractions",
-		pm(at(t, rowsDraw, "GVnG", 5, 0.9), 1), pm(at(t, theirs, "GVnG", 5, 0.9), 1), pctSign(slices.Min(zs)), slices.Max(zs)))
+	requireOnPage(t, 24, sec24, fmt.Sprintf("drawn as blocks, as upstream draws Z, ours is %s at 0.9 against their %s, and %+.1f to %+.1f standard errors of the difference from theirs over the fractions",
+		pm(at(t, rowsDraw, "GVnG", 5, 0.9), 1), pm(at(t, theirs, "GVnG", 5, 0.9), 1), slices.Min(zs), slices.Max(zs)))
 }
-
-// pctSign prints x with one decimal and its sign.
-func pctSign(x float64) string { return fmt.Sprintf("%+.1f", x) }
 
 // thousands prints x rounded to an integer with commas between
 // thousands.

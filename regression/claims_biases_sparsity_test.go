@@ -266,15 +266,6 @@ func skillPct(s meanSE) string {
 	return fmt.Sprintf("%s%.1f%% ± %.1f", sign, math.Abs(100*s.mean), 100*s.se)
 }
 
-// pctAbs formats a percentage to one decimal, with the typographic minus
-// sign for a negative value.
-func pctAbs(x float64) string {
-	if math.Round(x*10) < 0 {
-		return fmt.Sprintf("−%.1f", -x)
-	}
-	return fmt.Sprintf("%.1f", x)
-}
-
 // requireInSection fails unless the section of results/README.md under
 // head holds text verbatim.
 func requireInSection(t *testing.T, head, text string) {
