@@ -1,7 +1,5 @@
 package bnmf
 
-import "gonum.org/v1/gonum/floats"
-
 // factorization is the part of a chain's state common to every model: the
 // data, the factors W (M x K) and Z (stored transposed, N x K), and the
 // residuals a_mn - w_m . z_n of the observed entries in row-major order.
@@ -152,7 +150,7 @@ func (f *factorization) residualsOfRow(_ *worker, i int) error {
 	var ss float64
 	if f.off != nil {
 		for q, j := range cols {
-			r := vals[q] - f.off.at(i, int(j)) - floats.Dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
+			r := vals[q] - f.off.at(i, int(j)) - dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
 			f.resid[lo+q] = r
 			ss += r * r
 		}
@@ -160,7 +158,7 @@ func (f *factorization) residualsOfRow(_ *worker, i int) error {
 		return nil
 	}
 	for q, j := range cols {
-		r := vals[q] - floats.Dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
+		r := vals[q] - dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
 		f.resid[lo+q] = r
 		ss += r * r
 	}

@@ -3,8 +3,6 @@ package bnmf
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // gibbsChain is the state of a Gibbs sampler for GEE, GTT, GTTN, GRRN and
@@ -144,7 +142,7 @@ func (c *gibbsChain) exactResiduals(side *factorSide, j int, x []float64) {
 	lo, hi := side.start[j], side.start[j+1]
 	_, vals := c.data.Col(j)
 	for q, row := range side.index[lo:hi] {
-		c.resid[side.pos[lo+q]] = vals[q] - floats.Dot(c.w[int(row)*k:(int(row)+1)*k], x)
+		c.resid[side.pos[lo+q]] = vals[q] - dot(c.w[int(row)*k:(int(row)+1)*k], x)
 	}
 }
 

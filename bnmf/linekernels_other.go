@@ -51,3 +51,8 @@ func scaledSums(num, den []float64, a, b float64, o []float64) {
 	floats.AddScaled(num, a, o[:len(num)])
 	floats.AddScaled(den[:len(num)], b, o[:len(num)])
 }
+
+// dot returns x . y, with len(y) >= len(x).
+func dot(x, y []float64) float64 {
+	return floats.Dot(x, y[:len(x)])
+}

@@ -15,6 +15,31 @@ import (
 // values spread over many magnitudes, where any other order of summation
 // rounds differently.
 func TestLineKernelsMatchGonum(t *testing.T) {
+	for _, ks := range lineKernelSets() {
+		t.Run(ks.name, func(t *testing.T) { checkLineKernels(t, ks) })
+	}
+}
+
+// lineKernelSet is one implementation of each line kernel, by name.
+type lineKernelSet struct {
+	name                string
+	lineDots            func(g, r []float64) (gg, gr float64)
+	lineAxpyDots        func(r []float64, alpha float64, gk, gn []float64) (gg, gr float64)
+	lineAxpy            func(r []float64, alpha float64, gk []float64)
+	scaledSums          func(num, den []float64, a, b float64, o []float64)
+	residualsFromGather func(r, vals, g, x []float64)
+	dot                 func(x, y []float64) float64
+}
+
+// dispatchedLineKernels is the set the sweeps call.
+func dispatchedLineKernels() lineKernelSet {
+	return lineKernelSet{
+		name: "dispatched", lineDots: lineDots, lineAxpyDots: lineAxpyDots, lineAxpy: lineAxpy,
+		scaledSums: scaledSums, residualsFromGather: residualsFromGather, dot: dot,
+	}
+}
+
+func checkLineKernels(t *testing.T, ks lineKernelSet) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
 	for n := 0; n <= 21; n++ {
@@ -28,7 +53,7 @@ func TestLineKernelsMatchGonum(t *testing.T) {
 			for i := range gk {
 				gk[i], gn[i] = val(), val()
 			}
-			gg, gr := lineDots(gn, r)
+			gg, gr := ks.lineDots(gn, r[:n])
 			if wantGG, wantGR := floats.Dot(gn, gn), floats.Dot(gn, r[:n]); !sameBits(gg, wantGG) || !sameBits(gr, wantGR) {
 				t.Fatalf("n=%d trial %d: lineDots = %v, %v; floats.Dot gives %v, %v", n, trial, gg, gr, wantGG, wantGR)
 			}
@@ -38,7 +63,7 @@ func TestLineKernelsMatchGonum(t *testing.T) {
 			wantGG, wantGR := floats.Dot(gn, gn), floats.Dot(gn, want)
 			tail := r[n:]
 			before := append([]float64(nil), tail...)
-			gg, gr = lineAxpyDots(r[:n], alpha, gk, gn)
+			gg, gr = ks.lineAxpyDots(r[:n], alpha, gk, gn)
 			for i := range want {
 				if !sameBits(r[i], want[i]) {
 					t.Fatalf("n=%d trial %d: lineAxpyDots r[%d] = %v, floats.AddScaled gives %v", n, trial, i, r[i], want[i])
@@ -47,7 +72,7 @@ func TestLineKernelsMatchGonum(t *testing.T) {
 			if !sameBits(gg, wantGG) || !sameBits(gr, wantGR) {
 				t.Fatalf("n=%d trial %d: lineAxpyDots = %v, %v; floats gives %v, %v", n, trial, gg, gr, wantGG, wantGR)
 			}
-			lineAxpy(r[:n], alpha, gk)
+			ks.lineAxpy(r[:n], alpha, gk)
 			floats.AddScaled(want, alpha, gk)
 			for i := range want {
 				if !sameBits(r[i], want[i]) {
@@ -58,6 +83,9 @@ func TestLineKernelsMatchGonum(t *testing.T) {
 				if !sameBits(tail[i], before[i]) {
 					t.Fatalf("n=%d trial %d: r[%d], past the line, changed", n, trial, n+i)
 				}
+			}
+			if got, want := ks.dot(gk, r[:n]), floats.Dot(gk, r[:n]); !sameBits(got, want) {
+				t.Fatalf("n=%d trial %d: dot = %v, floats.Dot gives %v", n, trial, got, want)
 			}
 		}
 	}
@@ -71,9 +99,16 @@ func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bit
 // remainders mod 4), with longer den and o whose tails must be left alone
 // and values over many magnitudes.
 func TestScaledSumsMatchGonum(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
-	for n := 0; n <= 13; n++ {
+	for _, ks := range lineKernelSets() {
+		t.Run(ks.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			checkScaledSums(t, ks.scaledSums, func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) })
+		})
+	}
+}
+
+func checkScaledSums(t *testing.T, scaledSums func(num, den []float64, a, b float64, o []float64), val func() float64) {
+	for n := 0; n <= 21; n++ {
 		for trial := range 20 {
 			num, den, o := make([]float64, n), make([]float64, n+2), make([]float64, n+2)
 			for i := range num {
@@ -86,7 +121,7 @@ func TestScaledSumsMatchGonum(t *testing.T) {
 			wantNum, wantDen := append([]float64(nil), num...), append([]float64(nil), den...)
 			floats.AddScaled(wantNum, a, o[:n])
 			floats.AddScaled(wantDen[:n], b, o[:n])
-			scaledSums(num, den, a, b, o)
+			scaledSums(num, den[:n], a, b, o[:n])
 			for i := range num {
 				if !sameBits(num[i], wantNum[i]) {
 					t.Fatalf("n=%d trial %d: num[%d] = %v, floats.AddScaled gives %v", n, trial, i, num[i], wantNum[i])
@@ -106,9 +141,16 @@ func TestScaledSumsMatchGonum(t *testing.T) {
 // bit for bit, for every line length from 0 to 9 (pairs and a single
 // entry) and rank from 1 to 13 (every remainder mod 4).
 func TestResidualsFromGatherMatchesDot(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
-	for n := 0; n <= 9; n++ {
+	for _, ks := range lineKernelSets() {
+		t.Run(ks.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			checkResidualsFromGather(t, ks.residualsFromGather, func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) })
+		})
+	}
+}
+
+func checkResidualsFromGather(t *testing.T, residualsFromGather func(r, vals, g, x []float64), val func() float64) {
+	for n := 0; n <= 11; n++ {
 		for k := 1; k <= 13; k++ {
 			rows := make([][]float64, n)
 			g := make([]float64, n*k)

@@ -1,0 +1,28 @@
+//go:build !noasm && !gccgo && !safe
+
+package bnmf
+
+import (
+	"golang.org/x/sys/cpu"
+	"gonum.org/v1/gonum/floats"
+)
+
+// lineKernelSets lists the kernels the sweeps call (which choose by the
+// processor) and each form they choose between that this processor runs.
+func lineKernelSets() []lineKernelSet {
+	sets := []lineKernelSet{dispatchedLineKernels(), {
+		name: "SSE2", lineDots: lineDotsSSE2,
+		lineAxpyDots: lineAxpyDotsSSE2,
+		lineAxpy:     func(r []float64, alpha float64, gk []float64) { floats.AddScaled(r, alpha, gk[:len(r)]) },
+		scaledSums:   scaledSumsSSE2, residualsFromGather: residualsFromGatherSSE2,
+		dot: floats.Dot,
+	}}
+	if cpu.X86.HasAVX {
+		sets = append(sets, lineKernelSet{
+			name: "AVX", lineDots: lineDotsAVX, lineAxpyDots: lineAxpyDotsAVX,
+			lineAxpy: lineAxpyAVX, scaledSums: scaledSumsAVX,
+			residualsFromGather: residualsFromGatherAVX, dot: dotAVX,
+		})
+	}
+	return sets
+}
