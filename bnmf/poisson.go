@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/floats"
 )
 
 // poissonChain is the Gibbs sampler of the Poisson models PGG and PGGG
@@ -125,9 +123,9 @@ func (c *poissonChain) setData(data *Matrix) {
 
 // scratchSize is three K-vectors, the cumulative products of one entry,
 // the line's tallies and the line's rate sums, the worker's N x K column
-// tallies, and a fourth K-vector, the cumulative products of a second
-// entry.
-func (c *poissonChain) scratchSize() int { return 4*c.k + len(c.colTally) }
+// tallies, and three more K-vectors, the cumulative products of three
+// more entries.
+func (c *poissonChain) scratchSize() int { return 6*c.k + len(c.colTally) }
 
 // init draws the rates h (PGGG) and the factors from their priors, then
 // the end-of-sweep statistics of that state.
@@ -193,42 +191,51 @@ func (c *poissonChain) updateLine(side *poissonSide, wk *worker, i int) error {
 	if side.cols {
 		tally = c.colTally[i*k : (i+1)*k]
 		for _, o := range idx {
-			// rates[kk] + 1*v is rates[kk] + v: floats.Add adds as the
-			// loop rates[kk] += v, two elements at a time.
-			floats.Add(rates, side.other[int(o)*k:][:k])
+			// rates[kk] + 1*v is rates[kk] + v, as the loop
+			// rates[kk] += v adds.
+			lineAxpy(rates, 1, side.other[int(o)*k:][:k])
 		}
 	} else {
-		cum, cum2 := wk.scratch[:k], wk.scratch[3*k+len(c.colTally):][:k]
+		cum := wk.scratch[:k]
+		cums := wk.scratch[3*k+len(c.colTally):][:3*k]
+		cum1, cum2, cum3 := cums[:k], cums[k:2*k], cums[2*k:]
 		tally = wk.scratch[k : 2*k]
 		clear(tally)
 		colTally := wk.scratch[3*k:][:len(c.colTally)]
-		// Two entries at a time: the cumulative sums of each are a chain
-		// of K dependent additions, and two chains run side by side. Each
-		// sum, each rate sum and the order of the splits (and so of the
-		// random numbers) are those of one entry at a time.
+		// Four entries at a time: the cumulative sums of each are a chain
+		// of K dependent additions, and four chains run side by side; the
+		// rate sums take the four rows in the entries' order (adding 1*v
+		// adds v). Each sum, each rate sum and the order of the splits
+		// (and so of the random numbers) are those of one entry at a time.
 		x, rates := x[:k], rates[:k]
+		cum, cum1, cum2, cum3 = cum[:len(x)], cum1[:len(x)], cum2[:len(x)], cum3[:len(x)]
 		q := 0
-		for ; q+1 < len(idx); q += 2 {
+		for ; q+3 < len(idx); q += 4 {
 			o0, o1 := side.other[int(idx[q])*k:][:k], side.other[int(idx[q+1])*k:][:k]
-			var s0, s1 float64
-			for kk, v0 := range o0 {
-				v1 := o1[kk]
-				rates[kk] += v0
-				rates[kk] += v1
-				xk := x[kk]
-				s0 += xk * v0
+			o2, o3 := side.other[int(idx[q+2])*k:][:k], side.other[int(idx[q+3])*k:][:k]
+			lineAxpy(rates, 1, o0)
+			lineAxpy(rates, 1, o1)
+			lineAxpy(rates, 1, o2)
+			lineAxpy(rates, 1, o3)
+			o0, o1, o2, o3 = o0[:len(x)], o1[:len(x)], o2[:len(x)], o3[:len(x)]
+			var s0, s1, s2, s3 float64
+			for kk, xk := range x {
+				s0 += xk * o0[kk]
 				cum[kk] = s0
-				s1 += xk * v1
-				cum2[kk] = s1
+				s1 += xk * o1[kk]
+				cum1[kk] = s1
+				s2 += xk * o2[kk]
+				cum2[kk] = s2
+				s3 += xk * o3[kk]
+				cum3[kk] = s3
 			}
-			if err := c.splitEntry(side, wk, i, q, idx[q], vals[q], cum, tally, colTally); err != nil {
-				return err
-			}
-			if err := c.splitEntry(side, wk, i, q+1, idx[q+1], vals[q+1], cum2, tally, colTally); err != nil {
-				return err
+			for e, ce := range [4][]float64{cum, cum1, cum2, cum3} {
+				if err := c.splitEntry(side, wk, i, q+e, idx[q+e], vals[q+e], ce, tally, colTally); err != nil {
+					return err
+				}
 			}
 		}
-		if q < len(idx) {
+		for ; q < len(idx); q++ {
 			var s float64
 			for kk, v := range side.other[int(idx[q])*k:][:k] {
 				rates[kk] += v
