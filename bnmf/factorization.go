@@ -157,9 +157,22 @@ func (f *factorization) residualsOfRow(_ *worker, i int) error {
 		f.lineSS[i] = ss
 		return nil
 	}
-	for q, j := range cols {
-		r := vals[q] - dot(wi, f.zt[int(j)*k:(int(j)+1)*k])
-		f.resid[lo+q] = r
+	// Four entries at a time (their dot products side by side), the
+	// residuals and their squares summed in the entries' order.
+	resid := f.resid[lo : lo+len(cols)]
+	q := 0
+	for ; q+3 < len(cols); q += 4 {
+		d0, d1, d2, d3 := dotsRows4(wi, f.zt, int(cols[q])*k, int(cols[q+1])*k, int(cols[q+2])*k, int(cols[q+3])*k)
+		r0, r1, r2, r3 := vals[q]-d0, vals[q+1]-d1, vals[q+2]-d2, vals[q+3]-d3
+		resid[q], resid[q+1], resid[q+2], resid[q+3] = r0, r1, r2, r3
+		ss += r0 * r0
+		ss += r1 * r1
+		ss += r2 * r2
+		ss += r3 * r3
+	}
+	for ; q < len(cols); q++ {
+		r := vals[q] - dot(wi, f.zt[int(cols[q])*k:(int(cols[q])+1)*k])
+		resid[q] = r
 		ss += r * r
 	}
 	f.lineSS[i] = ss

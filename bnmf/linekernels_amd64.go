@@ -141,6 +141,18 @@ func scaledSums(num, den []float64, a, b float64, o []float64) {
 //go:noescape
 func scaledSumsSSE2(num, den []float64, a, b float64, o []float64)
 
+// dotsRows4 returns the dot products of x with the four rows
+// y[o:o+len(x)] for o = o0, o1, o2, o3, each summed as floats.Dot sums
+// it. It panics, as slicing would, when a row is out of y.
+func dotsRows4(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64) {
+	n := len(x)
+	r0, r1, r2, r3 := y[o0:o0+n], y[o1:o1+n], y[o2:o2+n], y[o3:o3+n]
+	if cpu.X86.HasAVX {
+		return dotsRows4AVX(x, y, o0, o1, o2, o3)
+	}
+	return floats.Dot(x, r0), floats.Dot(x, r1), floats.Dot(x, r2), floats.Dot(x, r3)
+}
+
 // The AVX forms of the kernels above (linekernels_avx_amd64.s): the same
 // numbers bit for bit, four lanes where SSE2 has two. Each is called only
 // when the CPU has AVX (cpu.X86.HasAVX).
@@ -162,3 +174,6 @@ func residualsFromGatherAVX(r, vals, g, x []float64)
 
 //go:noescape
 func dotAVX(x, y []float64) float64
+
+//go:noescape
+func dotsRows4AVX(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64)

@@ -16,12 +16,16 @@ func lineKernelSets() []lineKernelSet {
 		lineAxpy:     func(r []float64, alpha float64, gk []float64) { floats.AddScaled(r, alpha, gk[:len(r)]) },
 		scaledSums:   scaledSumsSSE2, residualsFromGather: residualsFromGatherSSE2,
 		dot: floats.Dot,
+		dotsRows4: func(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64) {
+			n := len(x)
+			return floats.Dot(x, y[o0:o0+n]), floats.Dot(x, y[o1:o1+n]), floats.Dot(x, y[o2:o2+n]), floats.Dot(x, y[o3:o3+n])
+		},
 	}}
 	if cpu.X86.HasAVX {
 		sets = append(sets, lineKernelSet{
 			name: "AVX", lineDots: lineDotsAVX, lineAxpyDots: lineAxpyDotsAVX,
 			lineAxpy: lineAxpyAVX, scaledSums: scaledSumsAVX,
-			residualsFromGather: residualsFromGatherAVX, dot: dotAVX,
+			residualsFromGather: residualsFromGatherAVX, dot: dotAVX, dotsRows4: dotsRows4AVX,
 		})
 	}
 	return sets

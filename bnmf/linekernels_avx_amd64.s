@@ -374,3 +374,84 @@ vdot_end:
 	VMOVSD    X4, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func dotsRows4AVX(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64)
+//
+// The dot products of x with the four rows y[o:o+len(x)] for o = o0..o3,
+// each summed as DotUnitary sums it, side by side: the loads of x are
+// shared and the four chains of additions overlap.
+TEXT ·dotsRows4AVX(SB), NOSPLIT, $0-112
+	MOVQ   x_base+0(FP), SI
+	MOVQ   x_len+8(FP), CX
+	MOVQ   y_base+24(FP), DI
+	MOVQ   o0+48(FP), R8
+	LEAQ   (DI)(R8*8), R8
+	MOVQ   o1+56(FP), R9
+	LEAQ   (DI)(R9*8), R9
+	MOVQ   o2+64(FP), R10
+	LEAQ   (DI)(R10*8), R10
+	MOVQ   o3+72(FP), R11
+	LEAQ   (DI)(R11*8), R11
+	VXORPD Y4, Y4, Y4          // row 0: s0..s3
+	VXORPD Y5, Y5, Y5          // row 1
+	VXORPD Y6, Y6, Y6          // row 2
+	VXORPD Y7, Y7, Y7          // row 3
+	XORQ   AX, AX
+	SUBQ   $4, CX
+	JL     vrows_tail
+
+vrows_loop:
+	VMOVUPD (SI)(AX*8), Y0
+	VMULPD  (R8)(AX*8), Y0, Y1
+	VADDPD  Y1, Y4, Y4
+	VMULPD  (R9)(AX*8), Y0, Y2
+	VADDPD  Y2, Y5, Y5
+	VMULPD  (R10)(AX*8), Y0, Y3
+	VADDPD  Y3, Y6, Y6
+	VMULPD  (R11)(AX*8), Y0, Y1
+	VADDPD  Y1, Y7, Y7
+	ADDQ    $4, AX
+	SUBQ    $4, CX
+	JGE     vrows_loop
+
+vrows_tail:
+	VEXTRACTF128 $1, Y4, X8  // s2, s3 of each row
+	VEXTRACTF128 $1, Y5, X9
+	VEXTRACTF128 $1, Y6, X10
+	VEXTRACTF128 $1, Y7, X11
+	ADDQ         $4, CX
+	JLE          vrows_end
+
+vrows_one:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD (R8)(AX*8), X0, X1
+	VADDSD X1, X4, X4
+	VMULSD (R9)(AX*8), X0, X2
+	VADDSD X2, X5, X5
+	VMULSD (R10)(AX*8), X0, X3
+	VADDSD X3, X6, X6
+	VMULSD (R11)(AX*8), X0, X1
+	VADDSD X1, X7, X7
+	INCQ   AX
+	DECQ   CX
+	JNZ    vrows_one
+
+vrows_end:
+	VADDPD    X8, X4, X4
+	VUNPCKHPD X4, X4, X0
+	VADDSD    X0, X4, X4
+	VMOVSD    X4, d0+80(FP)
+	VADDPD    X9, X5, X5
+	VUNPCKHPD X5, X5, X0
+	VADDSD    X0, X5, X5
+	VMOVSD    X5, d1+88(FP)
+	VADDPD    X10, X6, X6
+	VUNPCKHPD X6, X6, X0
+	VADDSD    X0, X6, X6
+	VMOVSD    X6, d2+96(FP)
+	VADDPD    X11, X7, X7
+	VUNPCKHPD X7, X7, X0
+	VADDSD    X0, X7, X7
+	VMOVSD    X7, d3+104(FP)
+	VZEROUPPER
+	RET

@@ -56,3 +56,10 @@ func scaledSums(num, den []float64, a, b float64, o []float64) {
 func dot(x, y []float64) float64 {
 	return floats.Dot(x, y[:len(x)])
 }
+
+// dotsRows4 returns the dot products of x with the four rows
+// y[o:o+len(x)] for o = o0, o1, o2, o3, by floats.Dot.
+func dotsRows4(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64) {
+	n := len(x)
+	return floats.Dot(x, y[o0:o0+n]), floats.Dot(x, y[o1:o1+n]), floats.Dot(x, y[o2:o2+n]), floats.Dot(x, y[o3:o3+n])
+}

@@ -29,6 +29,7 @@ type lineKernelSet struct {
 	scaledSums          func(num, den []float64, a, b float64, o []float64)
 	residualsFromGather func(r, vals, g, x []float64)
 	dot                 func(x, y []float64) float64
+	dotsRows4           func(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64)
 }
 
 // dispatchedLineKernels is the set the sweeps call.
@@ -36,6 +37,7 @@ func dispatchedLineKernels() lineKernelSet {
 	return lineKernelSet{
 		name: "dispatched", lineDots: lineDots, lineAxpyDots: lineAxpyDots, lineAxpy: lineAxpy,
 		scaledSums: scaledSums, residualsFromGather: residualsFromGather, dot: dot,
+		dotsRows4: dotsRows4,
 	}
 }
 
@@ -86,6 +88,19 @@ func checkLineKernels(t *testing.T, ks lineKernelSet) {
 			}
 			if got, want := ks.dot(gk, r[:n]), floats.Dot(gk, r[:n]); !sameBits(got, want) {
 				t.Fatalf("n=%d trial %d: dot = %v, floats.Dot gives %v", n, trial, got, want)
+			}
+			// Four rows of a matrix of 5 rows of n+1, in any order.
+			y := make([]float64, 5*(n+1))
+			for i := range y {
+				y[i] = val()
+			}
+			offs := [4]int{3 * (n + 1), 0, 4*(n+1) + 1, 3 * (n + 1)}
+			var got [4]float64
+			got[0], got[1], got[2], got[3] = ks.dotsRows4(gn, y, offs[0], offs[1], offs[2], offs[3])
+			for e, o := range offs {
+				if want := floats.Dot(gn, y[o:o+n]); !sameBits(got[e], want) {
+					t.Fatalf("n=%d trial %d: dotsRows4 row %d = %v, floats.Dot gives %v", n, trial, e, got[e], want)
+				}
 			}
 		}
 	}
