@@ -29,3 +29,23 @@ func dots4SSE2(x, y []float64, stride int) (d0, d1, d2, d3 float64)
 //
 //go:noescape
 func dots4AVX(x, y []float64, stride int) (d0, d1, d2, d3 float64)
+
+// dots2x4 returns d_rc = x[r*stride:][:n] . y[c*stride:][:n] for r = 0, 1
+// and c = 0..3, each summed as floats.Dot sums it, with len(x) >=
+// stride + n and len(y) >= 3*stride + n: two rows of the precision's
+// lower triangle against four columns at once, each load of y serving
+// both rows (with AVX; two dots4 otherwise).
+func dots2x4(x, y []float64, n, stride int) (d00, d01, d02, d03, d10, d11, d12, d13 float64) {
+	x, y = x[:stride+n], y[:3*stride+n]
+	if cpu.X86.HasAVX {
+		return dots2x4AVX(x, y, n, stride)
+	}
+	d00, d01, d02, d03 = dots4SSE2(x[:n], y, stride)
+	d10, d11, d12, d13 = dots4SSE2(x[stride:], y, stride)
+	return
+}
+
+// dots2x4AVX is dots2x4 without the checks of the lengths.
+//
+//go:noescape
+func dots2x4AVX(x, y []float64, n, stride int) (d00, d01, d02, d03, d10, d11, d12, d13 float64)

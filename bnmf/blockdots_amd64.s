@@ -186,3 +186,136 @@ avx_end:
 	VMOVSD     X0, d3+80(FP)
 	VZEROUPPER
 	RET
+
+// func dots2x4AVX(x, y []float64, n, stride int) (d00, d01, d02, d03, d10, d11, d12, d13 float64)
+//
+// d_rc = x[r*stride : r*stride+n] . y[c*stride : c*stride+n] for r = 0, 1
+// and c = 0..3, each summed as dots4AVX sums it (s0..s3 in the lanes of
+// one register, no fused multiply-add). Eight sums side by side: each load
+// of y serves two products, each load of x four, where dots4 loads x once
+// for four. The last n mod 4 products go into s0 as a full register
+// (p, 0, 0, 0): adding +0 leaves s1..s3 as they are, since a sum that
+// starts at +0 is never -0.
+TEXT ·dots2x4AVX(SB), NOSPLIT, $0-128
+	MOVQ   x_base+0(FP), SI
+	MOVQ   y_base+24(FP), DI
+	MOVQ   n+48(FP), CX
+	MOVQ   stride+56(FP), R8
+	SHLQ   $3, R8             // the stride in bytes
+	LEAQ   (SI)(R8*1), DX     // &x[stride]
+	LEAQ   (DI)(R8*1), R9     // &y[stride]
+	LEAQ   (R9)(R8*1), R10    // &y[2 stride]
+	LEAQ   (R10)(R8*1), R11   // &y[3 stride]
+	VXORPD Y4, Y4, Y4         // d00: s0..s3
+	VXORPD Y5, Y5, Y5         // d01
+	VXORPD Y6, Y6, Y6         // d02
+	VXORPD Y7, Y7, Y7         // d03
+	VXORPD Y8, Y8, Y8         // d10
+	VXORPD Y9, Y9, Y9         // d11
+	VXORPD Y10, Y10, Y10      // d12
+	VXORPD Y11, Y11, Y11      // d13
+	XORQ   AX, AX
+	SUBQ   $4, CX
+	JL     x24_tail
+
+x24_loop:
+	VMOVUPD (SI)(AX*8), Y0    // x0[q..q+3]
+	VMOVUPD (DX)(AX*8), Y1    // x1[q..q+3]
+	VMOVUPD (DI)(AX*8), Y2    // y0
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y4, Y4
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y8, Y8
+	VMOVUPD (R9)(AX*8), Y2    // y1
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y5, Y5
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y9, Y9
+	VMOVUPD (R10)(AX*8), Y2   // y2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y6, Y6
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y10, Y10
+	VMOVUPD (R11)(AX*8), Y2   // y3
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y7, Y7
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y11, Y11
+	ADDQ    $4, AX
+	SUBQ    $4, CX
+	JGE     x24_loop
+
+x24_tail:
+	ADDQ $4, CX
+	JLE  x24_end
+
+x24_one:
+	VMOVSD  (SI)(AX*8), X0    // (x0[q], 0, 0, 0)
+	VMOVSD  (DX)(AX*8), X1
+	VMOVSD  (DI)(AX*8), X2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y4, Y4
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y8, Y8
+	VMOVSD  (R9)(AX*8), X2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y5, Y5
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y9, Y9
+	VMOVSD  (R10)(AX*8), X2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y6, Y6
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y10, Y10
+	VMOVSD  (R11)(AX*8), X2
+	VMULPD  Y2, Y0, Y3
+	VADDPD  Y3, Y7, Y7
+	VMULPD  Y2, Y1, Y3
+	VADDPD  Y3, Y11, Y11
+	INCQ    AX
+	DECQ    CX
+	JNZ     x24_one
+
+x24_end:
+	VEXTRACTF128 $1, Y4, X0   // s2, s3
+	VADDPD       X0, X4, X4   // s0+s2, s1+s3
+	VUNPCKHPD    X4, X4, X0
+	VADDSD       X4, X0, X0
+	VMOVSD       X0, d00+64(FP)
+	VEXTRACTF128 $1, Y5, X0
+	VADDPD       X0, X5, X5
+	VUNPCKHPD    X5, X5, X0
+	VADDSD       X5, X0, X0
+	VMOVSD       X0, d01+72(FP)
+	VEXTRACTF128 $1, Y6, X0
+	VADDPD       X0, X6, X6
+	VUNPCKHPD    X6, X6, X0
+	VADDSD       X6, X0, X0
+	VMOVSD       X0, d02+80(FP)
+	VEXTRACTF128 $1, Y7, X0
+	VADDPD       X0, X7, X7
+	VUNPCKHPD    X7, X7, X0
+	VADDSD       X7, X0, X0
+	VMOVSD       X0, d03+88(FP)
+	VEXTRACTF128 $1, Y8, X0
+	VADDPD       X0, X8, X8
+	VUNPCKHPD    X8, X8, X0
+	VADDSD       X8, X0, X0
+	VMOVSD       X0, d10+96(FP)
+	VEXTRACTF128 $1, Y9, X0
+	VADDPD       X0, X9, X9
+	VUNPCKHPD    X9, X9, X0
+	VADDSD       X9, X0, X0
+	VMOVSD       X0, d11+104(FP)
+	VEXTRACTF128 $1, Y10, X0
+	VADDPD       X0, X10, X10
+	VUNPCKHPD    X10, X10, X0
+	VADDSD       X10, X0, X0
+	VMOVSD       X0, d12+112(FP)
+	VEXTRACTF128 $1, Y11, X0
+	VADDPD       X0, X11, X11
+	VUNPCKHPD    X11, X11, X0
+	VADDSD       X11, X0, X0
+	VMOVSD       X0, d13+120(FP)
+	VZEROUPPER
+	RET

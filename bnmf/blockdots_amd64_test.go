@@ -13,3 +13,13 @@ func dots4Kernels() []dots4Kernel {
 	}
 	return ks
 }
+
+// dots2x4Kernels lists dots2x4 and, where this processor runs it, its AVX
+// kernel.
+func dots2x4Kernels() []dots2x4Kernel {
+	ks := []dots2x4Kernel{{"dots2x4", dots2x4}}
+	if cpu.X86.HasAVX {
+		ks = append(ks, dots2x4Kernel{"AVX", dots2x4AVX})
+	}
+	return ks
+}

@@ -219,12 +219,38 @@ func (c *gibbsChain) drawBlock(side *factorSide, wk *worker, i int, invSigma2 fl
 		}
 		g := wk.scratch[k*k+2*k:][:n*k]
 		side.gather(g, lo, hi, k)
-		for a := range k {
+		// Two rows of the lower triangle at a time against four columns
+		// (dots2x4), each dot product the number floats.Dot gives; each
+		// element of the precision gets its one term.
+		a := 0
+		for ; a+1 < k; a += 2 {
+			ga, ga1 := g[a*n:(a+1)*n], g[(a+1)*n:(a+2)*n]
+			b[a] += invSigma2 * dot(ga, vals)
+			b[a+1] += invSigma2 * dot(ga1, vals)
+			row, row1 := pm[a*k:a*k+a+1], pm[(a+1)*k:(a+1)*k+a+2]
+			bb := 0
+			for ; bb+4 <= len(row); bb += 4 {
+				d00, d01, d02, d03, d10, d11, d12, d13 := dots2x4(g[a*n:], g[bb*n:], n, n)
+				row[bb] += invSigma2 * d00
+				row[bb+1] += invSigma2 * d01
+				row[bb+2] += invSigma2 * d02
+				row[bb+3] += invSigma2 * d03
+				row1[bb] += invSigma2 * d10
+				row1[bb+1] += invSigma2 * d11
+				row1[bb+2] += invSigma2 * d12
+				row1[bb+3] += invSigma2 * d13
+			}
+			for ; bb < len(row); bb++ {
+				gb := g[bb*n : (bb+1)*n]
+				row[bb] += invSigma2 * dot(ga, gb)
+				row1[bb] += invSigma2 * dot(ga1, gb)
+			}
+			row1[a+1] += invSigma2 * dot(ga1, ga1)
+		}
+		if a < k {
 			ga := g[a*n : (a+1)*n]
-			b[a] += invSigma2 * floats.Dot(ga, vals)
+			b[a] += invSigma2 * dot(ga, vals)
 			row := pm[a*k : a*k+a+1]
-			// Four dot products at a time (dots4), each the number
-			// floats.Dot gives.
 			bb := 0
 			for ; bb+4 <= len(row); bb += 4 {
 				d0, d1, d2, d3 := dots4(ga, g[bb*n:], n)
@@ -234,7 +260,7 @@ func (c *gibbsChain) drawBlock(side *factorSide, wk *worker, i int, invSigma2 fl
 				row[bb+3] += invSigma2 * d3
 			}
 			for ; bb < len(row); bb++ {
-				row[bb] += invSigma2 * floats.Dot(ga, g[bb*n:(bb+1)*n])
+				row[bb] += invSigma2 * dot(ga, g[bb*n:(bb+1)*n])
 			}
 		}
 	}
