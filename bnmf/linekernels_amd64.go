@@ -26,8 +26,7 @@ func lineDots(g, r []float64) (gg, gr float64) {
 // lineAxpyDots sets r[q] += alpha*gk[q] for q < len(r), then returns
 // gn . gn and gn . r with the updated r, with len(gk), len(gn) >= len(r).
 func lineAxpyDots(r []float64, alpha float64, gk, gn []float64) (gg, gr float64) {
-	// The slicing checks the lengths (the assembly does not), cheaply
-	// enough for the call to be inlined.
+	// The slicing checks the lengths (the assembly does not).
 	if cpu.X86.HasAVX {
 		return lineAxpyDotsAVX(r, alpha, gk[:len(r)], gn[:len(r)])
 	}
@@ -157,23 +156,37 @@ func dotsRows4(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64) {
 // numbers bit for bit, four lanes where SSE2 has two. Each is called only
 // when the CPU has AVX (cpu.X86.HasAVX).
 
+// lineDotsAVX is lineDotsSSE2 in AVX.
+//
 //go:noescape
 func lineDotsAVX(g, r []float64) (gg, gr float64)
 
+// lineAxpyDotsAVX is lineAxpyDotsSSE2 in AVX.
+//
 //go:noescape
 func lineAxpyDotsAVX(r []float64, alpha float64, gk, gn []float64) (gg, gr float64)
 
+// lineAxpyAVX is lineAxpy in AVX, without the check of the length.
+//
 //go:noescape
 func lineAxpyAVX(r []float64, alpha float64, gk []float64)
 
+// scaledSumsAVX is scaledSumsSSE2 in AVX.
+//
 //go:noescape
 func scaledSumsAVX(num, den []float64, a, b float64, o []float64)
 
+// residualsFromGatherAVX is residualsFromGatherSSE2 in AVX.
+//
 //go:noescape
 func residualsFromGatherAVX(r, vals, g, x []float64)
 
+// dotAVX is dot in AVX, without the check of the length.
+//
 //go:noescape
 func dotAVX(x, y []float64) float64
 
+// dotsRows4AVX is dotsRows4 in AVX, without the checks of the rows.
+//
 //go:noescape
 func dotsRows4AVX(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64)
