@@ -6,7 +6,9 @@ import "golang.org/x/sys/cpu"
 
 // dots4 returns the dot products of x with the four vectors of len(x) at
 // y[0:], y[stride:], y[2*stride:] and y[3*stride:], each summed as
-// floats.Dot sums it (see blockdots_amd64.s), with len(y) >=
+// floats.Dot sums it (SSE2 in blockdots_amd64.s; with AVX, dotsRows4AVX
+// of linekernels_avx_amd64.s with the rows at 0, stride, 2*stride and
+// 3*stride), with len(y) >=
 // 3*stride + len(x). The precision of a block draw (drawBlock) and its
 // Cholesky factorisation (choleskyLower) take their dot products four at
 // a time with it: the four sums run side by side and share the loads of
@@ -15,7 +17,7 @@ func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
 	// The slicing checks the length (the assembly does not).
 	y = y[:3*stride+len(x)]
 	if cpu.X86.HasAVX {
-		return dots4AVX(x, y, stride)
+		return dotsRows4AVX(x, y, 0, stride, 2*stride, 3*stride)
 	}
 	return dots4SSE2(x, y, stride)
 }
@@ -24,11 +26,6 @@ func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
 //
 //go:noescape
 func dots4SSE2(x, y []float64, stride int) (d0, d1, d2, d3 float64)
-
-// dots4AVX is dots4SSE2 with AVX, the same numbers.
-//
-//go:noescape
-func dots4AVX(x, y []float64, stride int) (d0, d1, d2, d3 float64)
 
 // dots2x4 returns d_rc = x[r*stride:][:n] . y[c*stride:][:n] for r = 0, 1
 // and c = 0..3, each summed as floats.Dot sums it, with len(x) >=

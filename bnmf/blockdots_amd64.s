@@ -107,90 +107,10 @@ dots4_end:
 	MOVSD    X10, d3+80(FP)
 	RET
 
-// func dots4AVX(x, y []float64, stride int) (d0, d1, d2, d3 float64)
-//
-// dots4SSE2 with AVX: each dot product's four partial sums s0..s3 in the
-// four lanes of one register, the same sums of the same products in the
-// same order (no fused multiply-add). The lanes s2, s3 are set aside
-// before the last n mod 4 products go into s0, since a scalar VEX
-// instruction clears the upper half of its register.
-TEXT ·dots4AVX(SB), NOSPLIT, $0-88
-	MOVQ   x_base+0(FP), SI
-	MOVQ   x_len+8(FP), CX
-	MOVQ   y_base+24(FP), DI
-	MOVQ   stride+48(FP), R8
-	SHLQ   $3, R8            // the stride in bytes
-	LEAQ   (DI)(R8*1), R9    // &y[stride]
-	LEAQ   (R9)(R8*1), R10   // &y[2 stride]
-	LEAQ   (R10)(R8*1), R11  // &y[3 stride]
-	VXORPD Y4, Y4, Y4        // d0: s0, s1, s2, s3
-	VXORPD Y5, Y5, Y5        // d1
-	VXORPD Y6, Y6, Y6        // d2
-	VXORPD Y7, Y7, Y7        // d3
-	XORQ   AX, AX            // q = 0
-	SUBQ   $4, CX            // n -= 4
-	JL     avx_tail
-
-avx_loop:
-	VMOVUPD (SI)(AX*8), Y0   // x[q..q+3]
-	VMULPD  (DI)(AX*8), Y0, Y1
-	VADDPD  Y1, Y4, Y4
-	VMULPD  (R9)(AX*8), Y0, Y2
-	VADDPD  Y2, Y5, Y5
-	VMULPD  (R10)(AX*8), Y0, Y3
-	VADDPD  Y3, Y6, Y6
-	VMULPD  (R11)(AX*8), Y0, Y1
-	VADDPD  Y1, Y7, Y7
-	ADDQ    $4, AX
-	SUBQ    $4, CX
-	JGE     avx_loop
-
-avx_tail:
-	VEXTRACTF128 $1, Y4, X8  // d0: s2, s3
-	VEXTRACTF128 $1, Y5, X9
-	VEXTRACTF128 $1, Y6, X10
-	VEXTRACTF128 $1, Y7, X11
-	ADDQ         $4, CX      // the last n mod 4 elements, into s0
-	JLE          avx_end
-
-avx_one:
-	VMOVSD (SI)(AX*8), X0
-	VMULSD (DI)(AX*8), X0, X1
-	VADDSD X1, X4, X4
-	VMULSD (R9)(AX*8), X0, X2
-	VADDSD X2, X5, X5
-	VMULSD (R10)(AX*8), X0, X3
-	VADDSD X3, X6, X6
-	VMULSD (R11)(AX*8), X0, X1
-	VADDSD X1, X7, X7
-	INCQ   AX
-	DECQ   CX
-	JNZ    avx_one
-
-avx_end:
-	VADDPD     X8, X4, X4    // s0+s2, s1+s3
-	VUNPCKHPD  X4, X4, X0    // s1+s3
-	VADDSD     X4, X0, X0    // (s1+s3) + (s0+s2)
-	VMOVSD     X0, d0+56(FP)
-	VADDPD     X9, X5, X5
-	VUNPCKHPD  X5, X5, X0
-	VADDSD     X5, X0, X0
-	VMOVSD     X0, d1+64(FP)
-	VADDPD     X10, X6, X6
-	VUNPCKHPD  X6, X6, X0
-	VADDSD     X6, X0, X0
-	VMOVSD     X0, d2+72(FP)
-	VADDPD     X11, X7, X7
-	VUNPCKHPD  X7, X7, X0
-	VADDSD     X7, X0, X0
-	VMOVSD     X0, d3+80(FP)
-	VZEROUPPER
-	RET
-
 // func dots2x4AVX(x, y []float64, n, stride int) (d00, d01, d02, d03, d10, d11, d12, d13 float64)
 //
 // d_rc = x[r*stride : r*stride+n] . y[c*stride : c*stride+n] for r = 0, 1
-// and c = 0..3, each summed as dots4AVX sums it (s0..s3 in the lanes of
+// and c = 0..3, each summed as dotsRows4AVX sums it (s0..s3 in the lanes of
 // one register, no fused multiply-add). Eight sums side by side: each load
 // of y serves two products, each load of x four, where dots4 loads x once
 // for four. The last n mod 4 products go into s0 as a full register

@@ -9,7 +9,9 @@ import "golang.org/x/sys/cpu"
 func dots4Kernels() []dots4Kernel {
 	ks := []dots4Kernel{{"dots4", dots4}, {"SSE2", dots4SSE2}}
 	if cpu.X86.HasAVX {
-		ks = append(ks, dots4Kernel{"AVX", dots4AVX})
+		ks = append(ks, dots4Kernel{"AVX", func(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
+			return dotsRows4AVX(x, y, 0, stride, 2*stride, 3*stride)
+		}})
 	}
 	return ks
 }
