@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the project's checks: vet, the check of scripts/floor-ratio.sh's
-# summary, the unit tests with the race detector
+# summary, the assembly kernels' fallbacks, the unit tests with the race
+# detector
 # (short mode), then every test without -short, including the MSE
 # regression on real MovieLens 100K.
 #
@@ -35,6 +36,10 @@ fi
 echo "BNMF_DATA_DIR=${BNMF_DATA_DIR:-<unset>}"
 go vet ./...
 scripts/floor-ratio-test.sh
+# The kernels' forms this processor would not choose: without AVX (the
+# wrappers' SSE2 and floats branches) and without assembly at all.
+GODEBUG=cpu.avx=off go test -count=1 -run 'TestKernelWrappersCheckLengths|TestDots|TestLineKernels|TestScaledSums|TestResidualsFromGather|TestSweepAllocatesNothing' ./bnmf
+go test -count=1 -tags noasm -run 'TestKernelWrappersCheckLengths|TestDots|TestLineKernels|TestScaledSums|TestResidualsFromGather' ./bnmf
 # The race pass leaves out regression: its tests read the committed records
 # (no concurrency of their own to check) and took 463 s under the race
 # detector on 2026-11-29, against about 70 s without; the full pass below

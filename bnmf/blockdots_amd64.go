@@ -14,8 +14,9 @@ import "golang.org/x/sys/cpu"
 // a time with it: the four sums run side by side and share the loads of
 // x, where one floats.Dot at a time waits on its own additions.
 func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
-	// The slicing checks the length (the assembly does not).
-	y = y[:3*stride+len(x)]
+	// The full slice expression checks the length against len, not cap
+	// (the assembly checks nothing).
+	y = y[: 3*stride+len(x) : len(y)]
 	if cpu.X86.HasAVX {
 		return dotsRows4AVX(x, y, 0, stride, 2*stride, 3*stride)
 	}
@@ -33,7 +34,7 @@ func dots4SSE2(x, y []float64, stride int) (d0, d1, d2, d3 float64)
 // lower triangle against four columns at once, each load of y serving
 // both rows (with AVX; two dots4 otherwise).
 func dots2x4(x, y []float64, n, stride int) (d00, d01, d02, d03, d10, d11, d12, d13 float64) {
-	x, y = x[:stride+n], y[:3*stride+n]
+	x, y = x[:stride+n:len(x)], y[:3*stride+n:len(y)]
 	if cpu.X86.HasAVX {
 		return dots2x4AVX(x, y, n, stride)
 	}

@@ -9,7 +9,7 @@ import "gonum.org/v1/gonum/floats"
 // len(y) >= 3*stride + len(x).
 func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
 	n := len(x)
-	y = y[:3*stride+n]
+	y = y[: 3*stride+n : len(y)]
 	return floats.Dot(x, y[:n]), floats.Dot(x, y[stride:stride+n]), floats.Dot(x, y[2*stride:2*stride+n]), floats.Dot(x, y[3*stride:3*stride+n])
 }
 
@@ -18,6 +18,6 @@ func dots4(x, y []float64, stride int) (d0, d1, d2, d3 float64) {
 // 3*stride + n.
 func dots2x4(x, y []float64, n, stride int) (d00, d01, d02, d03, d10, d11, d12, d13 float64) {
 	d00, d01, d02, d03 = dots4(x[:n], y, stride)
-	d10, d11, d12, d13 = dots4(x[stride:stride+n], y, stride)
+	d10, d11, d12, d13 = dots4(x[stride:stride+n:len(x)], y, stride)
 	return
 }

@@ -18,36 +18,37 @@ import (
 // lineDots returns g . g and g . r, with len(r) >= len(g).
 func lineDots(g, r []float64) (gg, gr float64) {
 	if cpu.X86.HasAVX {
-		return lineDotsAVX(g, r[:len(g)])
+		return lineDotsAVX(g, r[:len(g):len(r)])
 	}
-	return lineDotsSSE2(g, r[:len(g)])
+	return lineDotsSSE2(g, r[:len(g):len(r)])
 }
 
 // lineAxpyDots sets r[q] += alpha*gk[q] for q < len(r), then returns
 // gn . gn and gn . r with the updated r, with len(gk), len(gn) >= len(r).
 func lineAxpyDots(r []float64, alpha float64, gk, gn []float64) (gg, gr float64) {
-	// The slicing checks the lengths (the assembly does not).
+	// The full slice expressions check the lengths against len, not cap
+	// (the assembly checks nothing), here and in the other wrappers.
 	if cpu.X86.HasAVX {
-		return lineAxpyDotsAVX(r, alpha, gk[:len(r)], gn[:len(r)])
+		return lineAxpyDotsAVX(r, alpha, gk[:len(r):len(gk)], gn[:len(r):len(gn)])
 	}
-	return lineAxpyDotsSSE2(r, alpha, gk[:len(r)], gn[:len(r)])
+	return lineAxpyDotsSSE2(r, alpha, gk[:len(r):len(gk)], gn[:len(r):len(gn)])
 }
 
 // lineAxpy sets r[q] += alpha*gk[q] for q < len(r), with len(gk) >= len(r).
 func lineAxpy(r []float64, alpha float64, gk []float64) {
 	if cpu.X86.HasAVX {
-		lineAxpyAVX(r, alpha, gk[:len(r)])
+		lineAxpyAVX(r, alpha, gk[:len(r):len(gk)])
 		return
 	}
-	floats.AddScaled(r, alpha, gk[:len(r)])
+	floats.AddScaled(r, alpha, gk[:len(r):len(gk)])
 }
 
 // dot returns x . y, summed as floats.Dot sums it, with len(y) >= len(x).
 func dot(x, y []float64) float64 {
 	if cpu.X86.HasAVX {
-		return dotAVX(x, y[:len(x)])
+		return dotAVX(x, y[:len(x):len(y)])
 	}
-	return floats.Dot(x, y[:len(x)])
+	return floats.Dot(x, y[:len(x):len(y)])
 }
 
 // lineDotsSSE2 is lineDots without the check of the lengths.
@@ -67,10 +68,10 @@ func lineAxpyDotsSSE2(r []float64, alpha float64, gk, gn []float64) (gg, gr floa
 // from the rows of the other factor that g holds.
 func residualsFromGather(r, vals, g, x []float64) {
 	if cpu.X86.HasAVX {
-		residualsFromGatherAVX(r, vals[:len(r)], g[:len(r)*len(x)], x)
+		residualsFromGatherAVX(r, vals[:len(r):len(vals)], g[:len(r)*len(x):len(g)], x)
 		return
 	}
-	residualsFromGatherSSE2(r, vals[:len(r)], g[:len(r)*len(x)], x)
+	residualsFromGatherSSE2(r, vals[:len(r):len(vals)], g[:len(r)*len(x):len(g)], x)
 }
 
 // residualsFromGatherSSE2 is residualsFromGather without the check of the
@@ -129,10 +130,10 @@ func gatherQuadsSSE2(g []float64, idx []int32, other []float64, k int)
 // (floats.AddScaled) in one pass over o.
 func scaledSums(num, den []float64, a, b float64, o []float64) {
 	if cpu.X86.HasAVX {
-		scaledSumsAVX(num, den[:len(num)], a, b, o[:len(num)])
+		scaledSumsAVX(num, den[:len(num):len(den)], a, b, o[:len(num):len(o)])
 		return
 	}
-	scaledSumsSSE2(num, den[:len(num)], a, b, o[:len(num)])
+	scaledSumsSSE2(num, den[:len(num):len(den)], a, b, o[:len(num):len(o)])
 }
 
 // scaledSumsSSE2 is scaledSums without the check of the lengths.
@@ -142,10 +143,10 @@ func scaledSumsSSE2(num, den []float64, a, b float64, o []float64)
 
 // dotsRows4 returns the dot products of x with the four rows
 // y[o:o+len(x)] for o = o0, o1, o2, o3, each summed as floats.Dot sums
-// it. It panics, as slicing would, when a row is out of y.
+// it. It panics when a row is out of y[:len(y)].
 func dotsRows4(x, y []float64, o0, o1, o2, o3 int) (d0, d1, d2, d3 float64) {
 	n := len(x)
-	r0, r1, r2, r3 := y[o0:o0+n], y[o1:o1+n], y[o2:o2+n], y[o3:o3+n]
+	r0, r1, r2, r3 := y[o0:o0+n:len(y)], y[o1:o1+n:len(y)], y[o2:o2+n:len(y)], y[o3:o3+n:len(y)]
 	if cpu.X86.HasAVX {
 		return dotsRows4AVX(x, y, o0, o1, o2, o3)
 	}

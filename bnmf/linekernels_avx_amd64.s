@@ -3,7 +3,10 @@
 #include "textflag.h"
 
 // The AVX forms of the kernels of linekernels_amd64.s, with the same
-// numbers bit for bit. A dot product keeps its four partial sums s0..s3
+// numbers bit for bit for every result that is not a NaN. (Where two NaNs
+// meet, the operands' order decides which payload comes out, and some
+// products and sums here take their operands in the other order; a NaN
+// stops a chain with ErrNonFinite, so none is ever in a record.) A dot product keeps its four partial sums s0..s3
 // (of the products of the elements with index 0, 1, 2, 3 mod 4) in the
 // four lanes of one register where the SSE2 forms keep two pairs; the last
 // len mod 4 products go into s0 in turn; the sum returned is

@@ -41,6 +41,9 @@ func dispatchedLineKernels() lineKernelSet {
 	}
 }
 
+// checkLineKernels checks the line kernels of ks (all but scaledSums and
+// residualsFromGather, which have tests of their own) against floats.Dot
+// and floats.AddScaled bit for bit, for lengths 0 to 21.
 func checkLineKernels(t *testing.T, ks lineKernelSet) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	val := func() float64 { return (rng.Float64() - 0.3) * math.Pow(10, float64(rng.IntN(12)-6)) }
@@ -110,9 +113,10 @@ func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bit
 
 // TestScaledSumsMatchGonum checks that scaledSums (NMF's numerator and
 // denominator in one pass) gives, bit for bit, the numbers of the two
-// floats.AddScaled calls it replaces, for every length from 0 to 13 (all
-// remainders mod 4), with longer den and o whose tails must be left alone
-// and values over many magnitudes.
+// floats.AddScaled calls it replaces, for every length from 0 to 21 (all
+// remainders mod 4 and 8), with longer den and o whose tails must be left
+// alone and values over many magnitudes, in every form this processor
+// runs.
 func TestScaledSumsMatchGonum(t *testing.T) {
 	for _, ks := range lineKernelSets() {
 		t.Run(ks.name, func(t *testing.T) {
@@ -122,6 +126,8 @@ func TestScaledSumsMatchGonum(t *testing.T) {
 	}
 }
 
+// checkScaledSums checks one form of scaledSums against two
+// floats.AddScaled calls, drawing the inputs from val.
 func checkScaledSums(t *testing.T, scaledSums func(num, den []float64, a, b float64, o []float64), val func() float64) {
 	for n := 0; n <= 21; n++ {
 		for trial := range 20 {
@@ -136,7 +142,7 @@ func checkScaledSums(t *testing.T, scaledSums func(num, den []float64, a, b floa
 			wantNum, wantDen := append([]float64(nil), num...), append([]float64(nil), den...)
 			floats.AddScaled(wantNum, a, o[:n])
 			floats.AddScaled(wantDen[:n], b, o[:n])
-			scaledSums(num, den[:n], a, b, o[:n])
+			scaledSums(num, den, a, b, o)
 			for i := range num {
 				if !sameBits(num[i], wantNum[i]) {
 					t.Fatalf("n=%d trial %d: num[%d] = %v, floats.AddScaled gives %v", n, trial, i, num[i], wantNum[i])
@@ -153,8 +159,9 @@ func checkScaledSums(t *testing.T, scaledSums func(num, den []float64, a, b floa
 
 // TestResidualsFromGatherMatchesDot checks residualsFromGather against
 // vals[q] - floats.Dot(row q, x), as exactResiduals computes the residuals,
-// bit for bit, for every line length from 0 to 9 (pairs and a single
-// entry) and rank from 1 to 13 (every remainder mod 4).
+// bit for bit, for every line length from 0 to 11 (quads, pairs and
+// single entries) and rank from 1 to 13 (every remainder mod 4), in every
+// form this processor runs.
 func TestResidualsFromGatherMatchesDot(t *testing.T) {
 	for _, ks := range lineKernelSets() {
 		t.Run(ks.name, func(t *testing.T) {
@@ -164,6 +171,8 @@ func TestResidualsFromGatherMatchesDot(t *testing.T) {
 	}
 }
 
+// checkResidualsFromGather checks one form of residualsFromGather against
+// vals[q] - floats.Dot(row q, x), drawing the inputs from val.
 func checkResidualsFromGather(t *testing.T, residualsFromGather func(r, vals, g, x []float64), val func() float64) {
 	for n := 0; n <= 11; n++ {
 		for k := 1; k <= 13; k++ {
@@ -225,5 +234,36 @@ func TestGatherRows64MatchesGatherRows(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKernelWrappersCheckLengths checks that the kernels' wrappers panic
+// when an input is shorter than the call needs, even where its capacity
+// is not (the assembly reads whatever memory it is given).
+func TestKernelWrappersCheckLengths(t *testing.T) {
+	short := make([]float64, 10, 100)
+	long := make([]float64, 20)
+	for _, tc := range []struct {
+		name string
+		call func()
+	}{
+		{"lineDots", func() { lineDots(long[:12], short) }},
+		{"lineAxpyDots", func() { lineAxpyDots(long[:12], 1, short, long) }},
+		{"lineAxpy", func() { lineAxpy(long[:12], 1, short) }},
+		{"dot", func() { dot(long[:12], short) }},
+		{"dotsRows4", func() { dotsRows4(long[:4], short, 0, 2, 4, 8) }},
+		{"residualsFromGather", func() { residualsFromGather(long[:3], long, short, long[:4]) }},
+		{"scaledSums", func() { scaledSums(long[:12], long, 1, 1, short) }},
+		{"dots4", func() { dots4(long[:4], short, 3) }},
+		{"dots2x4", func() { dots2x4(short[:5], long, 4, 4) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s with a short input did not panic", tc.name)
+				}
+			}()
+			tc.call()
+		})
 	}
 }
