@@ -108,6 +108,7 @@ type niwPrior struct {
 	mu0, beta0, v0, w0  float64
 	mu, lambda          [2][]float64 // each side's mean (K) and precision (K x K)
 	mean, psi, bt, chol []float64    // scratch: K, K x K, K x K, K x K
+	dev                 []float64    // scratch: a row's deviation from the centre (K)
 	// uncentred sums the rows' uncentred scatter into Psi_n, as the
 	// reference code does (HyperUpstream): the scatter about zeros (K
 	// zeros) in place of the rows' mean.
@@ -118,7 +119,7 @@ type niwPrior struct {
 func newNIWPrior(k int, mu0, beta0, v0, w0 float64) *niwPrior {
 	p := &niwPrior{k: k, mu0: mu0, beta0: beta0, v0: v0, w0: w0,
 		mean: make([]float64, k), psi: make([]float64, k*k), bt: make([]float64, k*k), chol: make([]float64, k*k),
-		zeros: make([]float64, k)}
+		zeros: make([]float64, k), dev: make([]float64, k)}
 	for s := range p.mu {
 		p.mu[s] = make([]float64, k)
 		p.lambda[s] = make([]float64, k*k)
@@ -168,13 +169,17 @@ func (p *niwPrior) conditional(x []float64) int {
 	if p.uncentred {
 		centre = p.zeros
 	}
+	// Each row's deviations once, then per a the axpy of row a of the
+	// lower triangle (lineAxpy: the rounded product d_b d_a, then the
+	// rounded sum, the numbers of the loop psi[a][b] += d_a d_b).
+	d := p.dev
 	for i := range n {
 		row := x[i*k : (i+1)*k]
+		for b := range k {
+			d[b] = row[b] - centre[b]
+		}
 		for a := range k {
-			da := row[a] - centre[a]
-			for b := 0; b <= a; b++ {
-				p.psi[a*k+b] += da * (row[b] - centre[b])
-			}
+			lineAxpy(p.psi[a*k:a*k+a+1], d[a], d[:a+1])
 		}
 	}
 	shrink := p.beta0 * fn / (p.beta0 + fn)
