@@ -36,10 +36,11 @@
 // The hyperparameters are those of the package's defaults (GGG lambda =
 // 0.1; GGGA alpha0 = beta0 = 1; GGGW mu0 = 0, beta0 = 1, v0 = K, W0 = I).
 //
-// The dot products of P are taken four at a time, one block of G against
-// four others, which keeps four sums in flight and loads the shared block
-// once; each is still its own sum over the entries, as the package's, but
-// gcc may split it over vector lanes in any order (-ffast-math).
+// The dot products of P are taken two rows against four blocks at a time
+// (as the package's dots2x4), which keeps eight sums in flight and loads
+// each block once for both rows; each is still its own sum over the
+// entries, as the package's, but gcc may split it over vector lanes in
+// any order (-ffast-math).
 //
 // Random numbers, memory, the entries and the output: floor.h (see
 // priors.c). The factors and hyperparameters start from draws of the
@@ -109,29 +110,71 @@ static void solve_lower_t(const double *l, int k, double *restrict x) {
 	}
 }
 
+// gram4 adds scale times the dot products of ga with the four blocks of n
+// from g0 to pa[0..3].
+static inline void gram4(double *restrict pa, const double *restrict ga, const double *restrict g0, int n, double scale) {
+	const double *restrict g1 = g0 + n, *restrict g2 = g1 + n, *restrict g3 = g2 + n;
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	for (int q = 0; q < n; q++) {
+		double v = ga[q];
+		s0 += v * g0[q];
+		s1 += v * g1[q];
+		s2 += v * g2[q];
+		s3 += v * g3[q];
+	}
+	pa[0] += scale * s0;
+	pa[1] += scale * s1;
+	pa[2] += scale * s2;
+	pa[3] += scale * s3;
+}
+
 // gram_lower adds scale times the lower triangle of G G^T to p, G the k
-// blocks of n in g: per row a of p the dot products of block a with
-// blocks 0..a, four at a time.
+// blocks of n in g: two rows a, a+1 of p at a time against blocks 0..a
+// four at a time (eight sums, each load of a block serving both rows, as
+// the sampler's dots2x4), then the rows' last blocks one at a time; a
+// last odd row against four blocks at a time.
 static void gram_lower(double *restrict p, const double *restrict g, int n, int k, double scale) {
-	for (int a = 0; a < k; a++) {
-		const double *restrict ga = g + (size_t)a * n;
-		double *pa = p + (size_t)a * k;
+	int a = 0;
+	for (; a + 1 < k; a += 2) {
+		const double *restrict ga = g + (size_t)a * n, *restrict gb = ga + n;
+		double *pa = p + (size_t)a * k, *pb = pa + k;
 		int b = 0;
 		for (; b + 4 <= a + 1; b += 4) {
 			const double *restrict g0 = g + (size_t)b * n, *restrict g1 = g0 + n, *restrict g2 = g1 + n, *restrict g3 = g2 + n;
-			double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+			double s0 = 0, s1 = 0, s2 = 0, s3 = 0, t0 = 0, t1 = 0, t2 = 0, t3 = 0;
 			for (int q = 0; q < n; q++) {
-				double v = ga[q];
-				s0 += v * g0[q];
-				s1 += v * g1[q];
-				s2 += v * g2[q];
-				s3 += v * g3[q];
+				double u = ga[q], v = gb[q];
+				double y0 = g0[q], y1 = g1[q], y2 = g2[q], y3 = g3[q];
+				s0 += u * y0;
+				t0 += v * y0;
+				s1 += u * y1;
+				t1 += v * y1;
+				s2 += u * y2;
+				t2 += v * y2;
+				s3 += u * y3;
+				t3 += v * y3;
 			}
 			pa[b] += scale * s0;
 			pa[b + 1] += scale * s1;
 			pa[b + 2] += scale * s2;
 			pa[b + 3] += scale * s3;
+			pb[b] += scale * t0;
+			pb[b + 1] += scale * t1;
+			pb[b + 2] += scale * t2;
+			pb[b + 3] += scale * t3;
 		}
+		for (; b <= a; b++) {
+			const double *restrict gq = g + (size_t)b * n;
+			pa[b] += scale * dot(ga, gq, n);
+			pb[b] += scale * dot(gb, gq, n);
+		}
+		pb[a + 1] += scale * dot(gb, gb, n);
+	}
+	if (a < k) {
+		const double *restrict ga = g + (size_t)a * n;
+		double *pa = p + (size_t)a * k;
+		int b = 0;
+		for (; b + 4 <= a + 1; b += 4) gram4(pa + b, ga, g + (size_t)b * n, n, scale);
 		for (; b <= a; b++) pa[b] += scale * dot(ga, g + (size_t)b * n, n);
 	}
 }
