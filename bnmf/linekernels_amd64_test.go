@@ -30,3 +30,8 @@ func lineKernelSets() []lineKernelSet {
 	}
 	return sets
 }
+
+// fingerprintPlatform reports whether this build and processor are those
+// testdata/fingerprints.json was written on: amd64 with its assembly and
+// AVX.
+func fingerprintPlatform() bool { return cpu.X86.HasAVX }
