@@ -32,6 +32,7 @@ func lineKernelSets() []lineKernelSet {
 }
 
 // fingerprintPlatform reports whether this build and processor are those
-// testdata/fingerprints.json was written on: amd64 with its assembly and
-// AVX.
-func fingerprintPlatform() bool { return cpu.X86.HasAVX }
+// testdata/fingerprints.json was written on: amd64 with its assembly, AVX
+// and FMA (Go's math.Exp uses FMA where the processor has it, and rounds
+// otherwise without; the volume prior's scale calls it).
+func fingerprintPlatform() bool { return cpu.X86.HasAVX && cpu.X86.HasFMA }
